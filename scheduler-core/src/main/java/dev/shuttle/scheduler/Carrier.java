@@ -1,0 +1,304 @@
+package dev.shuttle.scheduler;
+
+import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A carrier: a platform thread that runs virtual threads from its own run queue, the global queue, or other
+ * carriers' queues, and parks when there is nothing to run (Go's M and P in one, since Shuttle never hands a
+ * carrier's queue to another thread).
+ *
+ * <p>Fields marked "owner" are read and written by this thread only. {@code tick} is written by the owner and read
+ * by thieves as a progress signal, so it is published with release stores and read with acquire loads.
+ */
+final class Carrier extends Thread {
+    private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
+    /** Consecutive runNext picks before the queue gets a turn (Go bounds the pair by a shared time slice). */
+    static final int RUN_NEXT_LIMIT = 61;
+    private static final VarHandle TICK;
+
+    static {
+        try {
+            TICK = MethodHandles.lookup().findVarHandle(Carrier.class, "tick", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final CarrierPool pool;
+    final int index;
+    final RunQueue runQueue = new RunQueue();
+
+    /** Owner: the task being run, so that a thread re-submitting itself goes to the tail, not to runNext. */
+    private Runnable current;
+    /** Owner: whether this carrier is counted in {@code pool.searching}. */
+    private boolean spinning;
+    /** Owner: runNext picks in a row. */
+    private int runNextStreak;
+    /**
+     * Owner writes with release stores (a plain store on x86, not the full fence of a volatile write in the hot
+     * loop), thieves read with acquire loads: scheduling ticks, a sign that the carrier makes progress.
+     */
+    private int tick;
+    /** Owner: xorshift state for the random start of a steal pass. */
+    private int seed;
+    /** Owner: {@code tick} of each victim in the first round of the current search; see {@link #stealPass}. */
+    private final int[] ticksAtSearchStart;
+
+    Carrier(CarrierPool pool, int index, String name) {
+        super(null, null, name, 0, false);
+        this.pool = pool;
+        this.index = index;
+        this.seed = 0x9E3779B9 * (index + 1);
+        this.ticksAtSearchStart = new int[pool.carriers.length];
+        setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+        while (!pool.isStopping()) {
+            Runnable task;
+            try {
+                task = findRunnable();
+            } catch (Throwable e) {
+                report("finding work", e);
+                continue;
+            }
+            if (task != null) {
+                runTask(task);
+            }
+        }
+    }
+
+    private void runTask(Runnable task) {
+        current = task;
+        try {
+            task.run();
+        } catch (Throwable e) {
+            report("running " + task, e);
+        } finally {
+            current = null;
+        }
+        Thread vthread = JdkVirtualThreads.threadOf(task);
+        if (vthread != null && JdkVirtualThreads.state(vthread) == JdkVirtualThreads.TERMINATED) {
+            pool.threads.finished(vthread);
+        }
+    }
+
+    private void report(String what, Throwable e) {
+        LOG.log(Level.ERROR, () -> getName() + ": failure while " + what + "; the carrier keeps serving", e);
+    }
+
+    /**
+     * Queues a task submitted on this carrier. Returns whether other carriers should be woken to share it: not
+     * when it only went into runNext, which this carrier runs next (waking a carrier for it would make every
+     * producer/consumer hand-off cost an OS wake-up).
+     */
+    boolean pushLocal(Runnable task) {
+        Runnable toQueue = task;
+        if (task != current) {
+            toQueue = runQueue.putRunNext(task);
+            if (toQueue == null) {
+                return false;
+            }
+        }
+        if (!runQueue.offer(toQueue)) {
+            pool.global.offer(toQueue);
+        }
+        return true;
+    }
+
+    /**
+     * Go's {@code findRunnable}: local work, then the global queue, then stealing, then park. Returns null when the
+     * carrier should re-check the pool state (it was woken, or the pool is stopping).
+     */
+    private Runnable findRunnable() {
+        int t = tick + 1;
+        TICK.setRelease(this, t);
+        Runnable task;
+        if (t % CarrierPool.GLOBAL_FAIRNESS_TICKS == 0 && (task = pool.global.poll()) != null) {
+            return found(task);
+        }
+        if ((task = takeLocal()) != null || (task = takeGlobal()) != null) {
+            return found(task);
+        }
+        if (spinning || 2 * pool.searching.get() < pool.carriers.length - pool.idle.count()) {
+            if (!spinning) {
+                spinning = true;
+                pool.searching.incrementAndGet();
+            }
+            if ((task = search()) != null) {
+                return found(task);
+            }
+        }
+        return park();
+    }
+
+    private Runnable takeLocal() {
+        Runnable task;
+        if (runNextStreak < RUN_NEXT_LIMIT && (task = runQueue.pollRunNext()) != null) {
+            runNextStreak++;
+            return task;
+        }
+        runNextStreak = 0;
+        if ((task = runQueue.poll()) != null) {
+            return task;
+        }
+        return runQueue.pollRunNext();
+    }
+
+    /** Takes one task from the global queue and moves a fair share of the rest into the local queue. */
+    private Runnable takeGlobal() {
+        Runnable first = pool.global.poll();
+        if (first != null) {
+            int share = Math.min(pool.global.size() / pool.carriers.length, RunQueue.CAPACITY / 2);
+            for (int i = 0; i < share; i++) {
+                Runnable next = pool.global.poll();
+                if (next == null) {
+                    break;
+                }
+                if (!runQueue.offer(next)) {
+                    pool.global.offer(next);
+                    break;
+                }
+            }
+        }
+        return first;
+    }
+
+    /**
+     * Go's {@code resetspinning}: a searcher that found work stops searching, and if it was the last searcher it
+     * wakes another carrier, since submitters skipped waking anyone while it searched.
+     */
+    private Runnable found(Runnable task) {
+        if (spinning) {
+            spinning = false;
+            if (pool.searching.decrementAndGet() == 0) {
+                pool.wakep();
+            }
+        }
+        return task;
+    }
+
+    /** Bounded search: rounds over the global queue and every busy carrier, with spin and yield pauses. */
+    private Runnable search() {
+        SpinPolicy policy = pool.spin;
+        int rounds = policy.rounds();
+        for (int round = 0; round <= rounds; round++) {
+            Runnable task = pool.global.isEmpty() ? null : takeGlobal();
+            if (task == null) {
+                task = stealPass(round == 0, round == rounds);
+            }
+            if (task != null) {
+                return task;
+            }
+            if (round < rounds) {
+                policy.pause(round);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * One pass over the busy carriers from a random start, skipping idle ones (seed 001): an idle carrier's queue
+     * is empty, since a carrier only parks with an empty queue and only its owner pushes to it. In the last round
+     * a victim's runNext is taken too, but only from a carrier whose tick has not moved since the first round: it
+     * is stuck in one long task, and its runNext would otherwise wait for it.
+     */
+    private Runnable stealPass(boolean firstRound, boolean takeRunNext) {
+        IdleSet idle = pool.idle;
+        Carrier[] all = pool.carriers;
+        int words = idle.wordCount();
+        int s = seed;
+        s ^= s << 13;
+        s ^= s >>> 17;
+        s ^= s << 5;
+        seed = s;
+        int startWord = Math.floorMod(s, words);
+        int startBit = (s >>> 8) & 63;
+        for (int k = 0; k < words; k++) {
+            int w = (startWord + k) % words;
+            long busy = idle.busyWord(w) & ~(w == index >>> 6 ? 1L << index : 0L);
+            long rotated = Long.rotateRight(busy, startBit);
+            while (rotated != 0) {
+                int bit = (Long.numberOfTrailingZeros(rotated) + startBit) & 63;
+                rotated &= rotated - 1;
+                Carrier victim = all[(w << 6) + bit];
+                int victimTick = (int) TICK.getAcquire(victim);
+                if (firstRound) {
+                    ticksAtSearchStart[victim.index] = victimTick;
+                }
+                Runnable task = victim.runQueue.stealInto(runQueue);
+                if (task == null && takeRunNext && victimTick == ticksAtSearchStart[victim.index]) {
+                    task = victim.runQueue.stealRunNext();
+                }
+                if (task != null) {
+                    return task;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Go's "stop" path. Publish the idle bit, leave the searching state, then look at every queue once more: a
+     * submitter that pushed before our re-check is seen by it; one that pushed after it sees our idle bit and no
+     * searcher, and wakes someone (package-info, "Parking"). Then park until a waker clears our bit.
+     */
+    private Runnable park() {
+        IdleSet idle = pool.idle;
+        idle.add(index);
+        if (spinning) {
+            spinning = false;
+            pool.searching.decrementAndGet();
+        }
+        if (pool.hasGlobalWork() || anyBusyCarrierHasWork()) {
+            return unidle();
+        }
+        while (idle.contains(index) && !pool.isStopping()) {
+            LockSupport.park(pool);
+        }
+        if (!pool.isStopping()) {
+            // A waker cleared our bit and counted us as searching before unparking us.
+            spinning = true;
+        }
+        return null;
+    }
+
+    /** Leaves the idle set after the re-check found work; returns null so that the caller searches again. */
+    private Runnable unidle() {
+        spinning = true;
+        if (pool.idle.tryRemove(index)) {
+            pool.searching.incrementAndGet();
+        }
+        // else a waker cleared our bit first and already counted us as searching; its unpark is a spare permit
+        // that makes one later park() return early, which the loop in park() absorbs.
+        return null;
+    }
+
+    private boolean anyBusyCarrierHasWork() {
+        IdleSet idle = pool.idle;
+        for (int w = 0; w < idle.wordCount(); w++) {
+            long busy = idle.busyWord(w);
+            while (busy != 0) {
+                int i = (w << 6) + Long.numberOfTrailingZeros(busy);
+                busy &= busy - 1;
+                if (i != index && pool.carriers[i].runQueue.hasStealableWork()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Waker side of the hand-off: the caller already cleared our idle bit and counted us as searching. */
+    void unparkSearching() {
+        LockSupport.unpark(this);
+    }
+
+    void unparkToStop() {
+        LockSupport.unpark(this);
+    }
+}

@@ -1,0 +1,130 @@
+package dev.shuttle.scheduler;
+
+import java.util.Objects;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
+
+/**
+ * The executor the JDK sees as the scheduler of Shuttle's virtual threads, and the state the carriers share: the
+ * carriers, the global injection queue, the idle set and the count of searching carriers.
+ *
+ * <p>It extends {@link ForkJoinPool} for one reason: JDK 25 routes a virtual thread's timed park to
+ * {@code ForkJoinPool.schedule} when the thread's scheduler is a {@code ForkJoinPool}, and to shared JDK timer
+ * threads otherwise. Being one lets each carrier keep its threads' timers in its own heap. None of
+ * {@code ForkJoinPool}'s own workers is ever started; the JDK only calls {@link #execute(Runnable)} and
+ * {@code schedule}. Applications never see this class: {@link ShuttleScheduler} is the public face.
+ */
+final class CarrierPool extends ForkJoinPool {
+    /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
+    static final int GLOBAL_FAIRNESS_TICKS = 61;
+
+    final Carrier[] carriers;
+    final IdleSet idle;
+    /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
+    final AtomicInteger searching = new AtomicInteger();
+    /** External submissions, yields and local-queue overflow. */
+    final MpmcUnboundedXaddArrayQueue<Runnable> global = new MpmcUnboundedXaddArrayQueue<>(1024);
+    final ThreadLifecycle threads;
+    final SpinPolicy spin;
+    private volatile boolean stopping;
+
+    CarrierPool(int parallelism, SpinPolicy spin, String carrierNamePrefix) {
+        super(parallelism);
+        this.spin = spin;
+        this.idle = new IdleSet(parallelism);
+        this.threads = new ThreadLifecycle();
+        this.carriers = new Carrier[parallelism];
+        for (int i = 0; i < parallelism; i++) {
+            carriers[i] = new Carrier(this, i, carrierNamePrefix + i);
+        }
+    }
+
+    void start() {
+        for (Carrier c : carriers) {
+            c.start();
+        }
+    }
+
+    /**
+     * Takes a virtual thread's continuation: from the JDK when a thread starts, is unparked or unblocked, yields, or
+     * parks with a wake-up already pending.
+     *
+     * <p>On one of our carriers the task stays local: a woken thread goes to runNext (the waker's carrier runs it
+     * next), the carrier's own thread re-submitting itself goes to the tail of its queue, and a yield goes to the
+     * global queue, behind all other runnable work (Go's {@code Gosched}). From any other thread the task goes to
+     * the global queue. Either way {@link #wakep()} then makes sure some carrier will look.
+     */
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        Thread vthread = JdkVirtualThreads.threadOf(task);
+        int state = vthread == null ? -1 : JdkVirtualThreads.state(vthread);
+        if (state == JdkVirtualThreads.STARTED) {
+            threads.admit(vthread);
+        } else if (stopping) {
+            throw new RejectedExecutionException("Shuttle scheduler is closed");
+        }
+        Thread carrier = JdkVirtualThreads.currentCarrier();
+        if (carrier instanceof Carrier c && c.pool == this) {
+            if (state == JdkVirtualThreads.YIELDED) {
+                global.offer(task);
+                wakep();
+            } else if (c.pushLocal(task)) {
+                wakep();
+            }
+        } else {
+            global.offer(task);
+            wakep();
+        }
+    }
+
+    /**
+     * Go's {@code wakep}: wakes one idle carrier into the searching state, unless a carrier is already searching
+     * (it will find the work, or re-check before it parks) or none is idle (every carrier will look at the queues
+     * before it parks). The searching count is raised on the woken carrier's behalf before it is unparked, so two
+     * submitters never both wake one.
+     */
+    void wakep() {
+        if (idle.count() == 0 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
+            return;
+        }
+        int i = idle.pollAny(ThreadLocalRandom.current().nextInt(carriers.length));
+        if (i < 0) {
+            searching.decrementAndGet();
+            return;
+        }
+        carriers[i].unparkSearching();
+    }
+
+    boolean hasGlobalWork() {
+        return !global.isEmpty();
+    }
+
+    boolean isStopping() {
+        return stopping;
+    }
+
+    /** Ends the carriers; called once every virtual thread has finished. */
+    void stop() {
+        stopping = true;
+        for (Carrier c : carriers) {
+            c.unparkToStop();
+        }
+    }
+
+    void joinCarriers() throws InterruptedException {
+        for (Carrier c : carriers) {
+            c.join();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ShuttleScheduler[parallelism=" + carriers.length + ", idle=" + idle.count()
+                + ", searching=" + searching.get() + ", global=" + global.size() + ", threads=" + threads.liveCount()
+                + (stopping ? ", stopped" : "") + "]";
+    }
+}

@@ -1,0 +1,99 @@
+package dev.shuttle.scheduler;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The set of parked carriers, one bit per carrier (Go's {@code idlepMask}, seed 001).
+ *
+ * <p>Why a bitmap and not a stack of parked workers (kotlinx's {@code CoroutineScheduler}): work stealing must skip
+ * idle carriers in O(busy carriers), which needs "is carrier i idle?" in O(1) and "every busy carrier" as a scan of
+ * {@code parallelism / 64} words; a stack answers neither. Agrona and JCTools have no atomic bitset.
+ *
+ * <p>Ownership: a carrier sets its own bit, just before it parks. The bit is cleared either by the carrier itself
+ * ({@link #tryRemove}, when it wakes on its own or changes its mind) or by a waker ({@link #pollAny}), and whoever
+ * clears it owns the wake-up: the clearing is the hand-off. Bits change with {@code getAndBitwiseOr/And}, full
+ * fences, so a set bit and the carrier's later re-check of the queues are ordered (see package-info).
+ *
+ * <p>{@code count} duplicates the population so that a submitter's "is anyone idle?" is one read; it is updated
+ * after the bit, so it may briefly lag the bitmap, which only costs a wake-up attempt or a skipped one that the
+ * parking carrier's re-check covers.
+ */
+final class IdleSet {
+    private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
+
+    private final long[] words;
+    private final int size;
+    private final AtomicInteger count = new AtomicInteger();
+
+    IdleSet(int size) {
+        this.size = size;
+        this.words = new long[(size + 63) >>> 6];
+    }
+
+    void add(int i) {
+        long bit = 1L << i;
+        long old = (long) WORDS.getAndBitwiseOr(words, i >>> 6, bit);
+        if ((old & bit) != 0) {
+            throw new IllegalStateException("carrier " + i + " is already idle");
+        }
+        count.incrementAndGet();
+    }
+
+    /** Clears bit {@code i}; true only for the one caller that cleared it. */
+    boolean tryRemove(int i) {
+        long bit = 1L << i;
+        long old = (long) WORDS.getAndBitwiseAnd(words, i >>> 6, ~bit);
+        if ((old & bit) == 0) {
+            return false;
+        }
+        count.decrementAndGet();
+        return true;
+    }
+
+    boolean contains(int i) {
+        return ((long) WORDS.getVolatile(words, i >>> 6) & (1L << i)) != 0;
+    }
+
+    int count() {
+        return count.get();
+    }
+
+    /** Removes and returns some idle carrier, scanning from {@code start}; -1 when none is idle. */
+    int pollAny(int start) {
+        int n = words.length;
+        int first = start >>> 6;
+        for (int k = 0; k <= n; k++) {
+            int w = (first + k) % n;
+            long word = (long) WORDS.getVolatile(words, w);
+            while (word != 0) {
+                int i = (w << 6) + Long.numberOfTrailingZeros(word);
+                if (tryRemove(i)) {
+                    return i;
+                }
+                word &= word - 1;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * The word of busy (not idle) bits covering carriers {@code 64*w .. 64*w+63}: the steal loop walks these so its
+     * cost follows the busy carriers, not the parallelism.
+     */
+    long busyWord(int w) {
+        long idle = (long) WORDS.getVolatile(words, w);
+        int base = w << 6;
+        long valid = size - base >= 64 ? -1L : (1L << (size - base)) - 1;
+        return ~idle & valid;
+    }
+
+    int wordCount() {
+        return words.length;
+    }
+
+    int size() {
+        return size;
+    }
+}

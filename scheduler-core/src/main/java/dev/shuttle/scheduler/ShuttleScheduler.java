@@ -1,0 +1,163 @@
+package dev.shuttle.scheduler;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * A scheduler for virtual threads after the Go runtime's: per-carrier run queues with a runNext slot, an idle-carrier
+ * bitmap so that work stealing skips idle carriers, a bounded number of searching carriers, and bounded spinning
+ * before a carrier parks. See the package documentation for the design and its invariants.
+ *
+ * <pre>{@code
+ * try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build();
+ *      ExecutorService executor = shuttle.newVirtualThreadPerTaskExecutor()) {
+ *     executor.submit(() -> handle(request));
+ * }
+ * }</pre>
+ *
+ * <p>Carriers are daemon platform threads named {@code shuttle-carrier-0} to {@code shuttle-carrier-(n-1)}; a
+ * mounted virtual thread prints as {@code VirtualThread[#id]/runnable@shuttle-carrier-0}. Virtual threads created
+ * by a Shuttle virtual thread without an explicit scheduler (plain {@code Thread.ofVirtual()}) run on Shuttle too.
+ *
+ * <p>Shuttle reaches the JDK's virtual-thread builder through {@code java.lang} internals: the JVM must run with
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} (or Shuttle's agent). Without it, {@link #ofVirtual()},
+ * {@link #threadFactory()} and {@link #newVirtualThreadPerTaskExecutor()} throw
+ * {@link UnsupportedOperationException} naming that flag.
+ *
+ * <p>This class is thread-safe.
+ */
+public final class ShuttleScheduler implements AutoCloseable {
+    /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
+    public static final int MAX_PARALLELISM = 0x7fff;
+
+    private final CarrierPool pool;
+
+    private ShuttleScheduler(Builder builder) {
+        this.pool = new CarrierPool(builder.parallelism, SpinPolicy.DEFAULT, "shuttle-carrier-");
+        pool.start();
+    }
+
+    /** A builder with parallelism defaulting to the number of available processors. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A scheduler with one carrier per available processor. */
+    public static ShuttleScheduler create() {
+        return builder().build();
+    }
+
+    /**
+     * A builder of virtual threads scheduled by Shuttle. Each call returns a new builder.
+     *
+     * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
+     */
+    public Thread.Builder.OfVirtual ofVirtual() {
+        return JdkVirtualThreads.newBuilder(pool);
+    }
+
+    /**
+     * A factory of (unstarted) virtual threads scheduled by Shuttle.
+     *
+     * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
+     */
+    public ThreadFactory threadFactory() {
+        return ofVirtual().factory();
+    }
+
+    /**
+     * An executor that starts a new Shuttle virtual thread for each task, like
+     * {@link Executors#newVirtualThreadPerTaskExecutor()}. Closing the executor waits for its tasks; closing the
+     * scheduler makes the executor reject new tasks.
+     *
+     * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
+     */
+    public ExecutorService newVirtualThreadPerTaskExecutor() {
+        return Executors.newThreadPerTaskExecutor(threadFactory());
+    }
+
+    /** The number of carriers. */
+    public int parallelism() {
+        return pool.carriers.length;
+    }
+
+    /**
+     * Stops accepting new virtual threads, waits for every virtual thread already started on this scheduler to
+     * finish, then ends the carriers. Idempotent.
+     *
+     * <ul>
+     *   <li>After close begins, starting a Shuttle virtual thread ({@code Thread.start}, the factory's threads, the
+     *       per-task executor) throws {@link java.util.concurrent.RejectedExecutionException}. Threads already
+     *       started keep running normally: they park, wake, sleep and finish as before.</li>
+     *   <li>A thread that never finishes keeps close waiting, as {@link ExecutorService#close()} does. If the
+     *       caller is interrupted while waiting, close returns at once with the interrupt status set; the carriers
+     *       stay up and go on serving the remaining threads (they are daemon threads, so they do not keep the JVM
+     *       alive). A later close waits again.</li>
+     *   <li>Called from a virtual thread of this scheduler, close would wait for its own caller: it throws
+     *       {@link IllegalStateException} instead.</li>
+     * </ul>
+     */
+    @Override
+    public void close() {
+        Thread carrier = JdkVirtualThreads.currentCarrier();
+        if (carrier instanceof Carrier c && c.pool == pool) {
+            throw new IllegalStateException("close() called from a virtual thread of this scheduler would wait for"
+                    + " itself; close it from another thread");
+        }
+        pool.threads.close();
+        if (!pool.threads.awaitAll()) {
+            return;
+        }
+        pool.stop();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                pool.joinCarriers();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** True once {@link #close()} has begun: new virtual threads are refused. */
+    public boolean isClosed() {
+        return pool.threads.isClosed();
+    }
+
+    @Override
+    public String toString() {
+        return pool.toString();
+    }
+
+    /** Configures a {@link ShuttleScheduler}. */
+    public static final class Builder {
+        private int parallelism = Runtime.getRuntime().availableProcessors();
+
+        private Builder() {
+        }
+
+        /**
+         * The number of carrier threads, from 1 to {@value #MAX_PARALLELISM}.
+         *
+         * @throws IllegalArgumentException naming the value, if it is out of range
+         */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1 || parallelism > MAX_PARALLELISM) {
+                throw new IllegalArgumentException("parallelism must be between 1 and " + MAX_PARALLELISM
+                        + ", was " + parallelism);
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /** Starts the carriers and returns the scheduler. */
+        public ShuttleScheduler build() {
+            return new ShuttleScheduler(this);
+        }
+    }
+}
