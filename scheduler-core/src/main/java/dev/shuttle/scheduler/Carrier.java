@@ -124,14 +124,8 @@ final class Carrier extends Thread {
         if ((task = takeLocal()) != null || (task = takeGlobal()) != null) {
             return found(task);
         }
-        if (spinning || 2 * pool.searching.get() < pool.carriers.length - pool.idle.count()) {
-            if (!spinning) {
-                spinning = true;
-                pool.searching.incrementAndGet();
-            }
-            if ((task = search()) != null) {
-                return found(task);
-            }
+        if (tryBeginSearching() && (task = search()) != null) {
+            return found(task);
         }
         return park();
     }
@@ -242,12 +236,21 @@ final class Carrier extends Thread {
         return null;
     }
 
-    /**
-     * Go's "stop" path. Publish the idle bit, leave the searching state, then look at every queue once more: a
-     * submitter that pushed before our re-check is seen by it; one that pushed after it sees our idle bit and no
-     * searcher, and wakes someone (package-info, "Parking"). Then park until a waker clears our bit.
-     */
+    /** Go's "stop" path: {@link #prepareToPark()}, then sleep until woken. */
     private Runnable park() {
+        if (prepareToPark()) {
+            awaitWake();
+        }
+        return null;
+    }
+
+    /**
+     * The non-blocking half of parking. Publish the idle bit, leave the searching state, then look at every queue
+     * once more: a submitter that pushed before our re-check is seen by it; one that pushed after it sees our idle
+     * bit and no searcher, and wakes someone (package-info, "Parking"). Returns true when the carrier must now
+     * sleep, false when the re-check found work and the carrier went back to searching.
+     */
+    boolean prepareToPark() {
         IdleSet idle = pool.idle;
         idle.add(index);
         if (spinning) {
@@ -255,27 +258,41 @@ final class Carrier extends Thread {
             pool.searching.decrementAndGet();
         }
         if (pool.hasGlobalWork() || anyBusyCarrierHasWork()) {
-            return unidle();
+            spinning = true;
+            if (idle.tryRemove(index)) {
+                pool.searching.incrementAndGet();
+            }
+            // else a waker cleared our bit first and already counted us as searching; its unpark is a spare
+            // permit that makes one later park() return early, which the loop in awaitWake absorbs.
+            return false;
         }
-        while (idle.contains(index) && !pool.isStopping()) {
+        return true;
+    }
+
+    /** Sleeps until a waker clears our idle bit (and counts us as searching), or the pool stops. */
+    private void awaitWake() {
+        while (pool.idle.contains(index) && !pool.isStopping()) {
             LockSupport.park(pool);
         }
         if (!pool.isStopping()) {
-            // A waker cleared our bit and counted us as searching before unparking us.
             spinning = true;
         }
-        return null;
     }
 
-    /** Leaves the idle set after the re-check found work; returns null so that the caller searches again. */
-    private Runnable unidle() {
-        spinning = true;
-        if (pool.idle.tryRemove(index)) {
+    /** Owner: enters the searching state if the pool's cap allows (Go: at most half the busy carriers search). */
+    boolean tryBeginSearching() {
+        if (!spinning) {
+            if (2 * pool.searching.get() >= pool.carriers.length - pool.idle.count()) {
+                return false;
+            }
+            spinning = true;
             pool.searching.incrementAndGet();
         }
-        // else a waker cleared our bit first and already counted us as searching; its unpark is a spare permit
-        // that makes one later park() return early, which the loop in park() absorbs.
-        return null;
+        return true;
+    }
+
+    boolean isSearching() {
+        return spinning;
     }
 
     private boolean anyBusyCarrierHasWork() {

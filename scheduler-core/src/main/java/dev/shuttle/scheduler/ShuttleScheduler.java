@@ -124,6 +124,11 @@ public final class ShuttleScheduler implements AutoCloseable {
         }
     }
 
+    /** The executor the JDK sees; package-private for tests and the agent. */
+    CarrierPool pool() {
+        return pool;
+    }
+
     /** True once {@link #close()} has begun: new virtual threads are refused. */
     public boolean isClosed() {
         return pool.threads.isClosed();

@@ -1,0 +1,89 @@
+/**
+ * Shuttle's carrier scheduler for virtual threads.
+ *
+ * <h2>Design</h2>
+ * The JDK runs a virtual thread by handing its scheduler one task, the thread's continuation, each time the thread
+ * becomes runnable: at start, when unparked or unblocked, after {@code Thread.yield}, and after a park that found a
+ * wake-up already pending. Shuttle is that scheduler. It follows the Go runtime ({@code runtime/proc.go}): each
+ * carrier (a platform thread; Go's M and P at once) has a run queue and a one-task {@code runNext} slot; work from
+ * outside the carriers goes through one global injection queue; a carrier out of work searches (steals from busy
+ * carriers) for a bounded time and then parks; an idle-carrier bitmap lets searchers skip parked carriers and lets
+ * submitters find one to wake.
+ *
+ * <h2>Where a task goes ({@link dev.shuttle.scheduler.CarrierPool#execute})</h2>
+ * <ul>
+ *   <li>Submitted on a Shuttle carrier (a thread running there unparks another, or starts one): into that carrier's
+ *       {@code runNext}, so it runs next on the same warm carrier (Go's {@code runnext}); the task it displaces goes
+ *       to the tail of the queue. A thread re-submitting itself (it parked with a wake-up pending) goes to the tail,
+ *       not to {@code runNext}, so that it cannot monopolise the carrier.</li>
+ *   <li>A {@code Thread.yield}: to the global queue, behind all other runnable work (Go's {@code Gosched}). Running
+ *       it next would make {@code yield} a no-op and livelock a spin-with-yield loop on one carrier.</li>
+ *   <li>From any other thread (a platform thread, the JDK's unblocker, a timer): to the global queue.</li>
+ *   <li>A full local queue overflows to the global queue.</li>
+ * </ul>
+ *
+ * <h2>Fairness</h2>
+ * A carrier takes from the global queue before its own every 61st tick (Go's {@code schedtick % 61}), and takes
+ * {@code runNext} at most 61 times in a row before the queue gets a turn: a ping-pong pair handing {@code runNext}
+ * back and forth would otherwise starve the queue (Go bounds the pair by the time slice it shares).
+ *
+ * <h2>Ownership</h2>
+ * <ul>
+ *   <li>A carrier's run queue is produced into only by its owner; it is consumed by the owner and by thieves, under a
+ *       consumer flag ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle carrier's queue is empty, because a
+ *       carrier parks only after finding its queue empty and nobody else fills it. This is what lets stealing skip
+ *       idle carriers without losing work (seed 001).</li>
+ *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker. Thieves take it only in
+ *       the last round of a search and only from a carrier whose tick did not move during the search, i.e. one
+ *       stuck in a long task; otherwise it belongs to the owner, which will run it next.</li>
+ *   <li>A carrier's idle bit is set by the carrier; it is cleared by whoever wakes it. Clearing is the hand-off:
+ *       the one thread whose atomic clear succeeded owns the wake-up.</li>
+ * </ul>
+ *
+ * <h2>Searching (Go's {@code nmspinning})</h2>
+ * {@code searching} counts carriers looking for work. A carrier starts searching only while
+ * {@code 2 * searching < busy carriers}, so at most about half the carriers burn CPU looking. A search is a bounded
+ * number of rounds over the global queue and the busy carriers' queues, separated first by {@code onSpinWait}
+ * bursts, then by {@code Thread.yield} ({@link dev.shuttle.scheduler.SpinPolicy}); then the carrier parks. An
+ * idle scheduler's carriers are all parked and use no CPU.
+ *
+ * <h2>Waking (Go's {@code wakep})</h2>
+ * After queueing work that other carriers may take (not after a {@code runNext}-only hand-off, which the current
+ * carrier will run itself), the submitter calls {@code wakep}: if some carrier is idle and none is searching, it
+ * raises {@code searching} from 0 to 1 with a CAS on the woken carrier's behalf, clears one idle bit, and unparks
+ * that carrier. A searcher that finds work stops searching; if it was the last searcher, it calls {@code wakep}
+ * itself (Go's {@code resetspinning}), since submitters skipped waking anyone while it searched.
+ *
+ * <h2>Parking, and why no wake-up is lost</h2>
+ * A carrier parks in this order ({@link dev.shuttle.scheduler.Carrier#prepareToPark}): (1) set its idle bit; (2)
+ * if it was searching, decrement {@code searching}; (3) re-check the global queue and every busy carrier's queue;
+ * (4) if something is there, clear its own bit and search again; else sleep until its bit is cleared. A submitter:
+ * (a) pushes; (b) reads {@code searching} and the idle bits, waking an idle carrier if none searches. All of these
+ * are volatile or atomic read-modify-write accesses, so they fall into one total order. If (a) comes before (3),
+ * the re-check sees the task. If (a) comes after (3), then (b) comes after (1) and (2): the submitter sees the idle
+ * bit, and sees {@code searching} already lowered by this carrier. If {@code searching} is still non-zero, another
+ * carrier is searching; it will find the task or, when it parks, run the same protocol after the task was pushed,
+ * and its re-check sees it. The last searcher to park always re-checks after the push or is seen by the pusher.
+ *
+ * <p>A woken carrier may find its bit already cleared by itself (its re-check found work and it cleared its own bit)
+ * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
+ * permit left behind only makes one later {@code park} return early; the park loop re-checks its bit.
+ *
+ * <h2>Threads and closing</h2>
+ * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it
+ * captures, and the thread's state, through {@link dev.shuttle.scheduler.JdkVirtualThreads}. A task whose thread is
+ * in state {@code STARTED} is a start, and is admitted to the live set (or refused once closing began); after each
+ * run the carrier removes the thread from the live set if it has terminated. {@code close()} refuses new threads,
+ * joins the live ones, then stops the carriers. See {@link dev.shuttle.scheduler.ThreadLifecycle} for why the
+ * live set is a set.
+ *
+ * <h2>Failures</h2>
+ * A carrier never dies of a task's failure or of a failure of its own loop: it logs to the
+ * {@code dev.shuttle.scheduler} {@link java.lang.System.Logger} at ERROR and serves on.
+ *
+ * <h2>What blocks a carrier</h2>
+ * A virtual thread pinned by a native frame, or blocking in file I/O (the JDK compensates only on its own pool),
+ * holds its carrier. Work queued behind it on that carrier is stolen by searching carriers (queue at once,
+ * {@code runNext} once the carrier's tick stops moving).
+ */
+package dev.shuttle.scheduler;

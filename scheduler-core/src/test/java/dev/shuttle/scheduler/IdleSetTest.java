@@ -1,0 +1,104 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.BitSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.junit.jupiter.api.Test;
+
+class IdleSetTest {
+
+    @Test
+    void addRemoveAndCountAcrossWords() {
+        IdleSet set = new IdleSet(130);
+        for (int i : new int[] {0, 63, 64, 129}) {
+            set.add(i);
+        }
+        assertEquals(4, set.count());
+        assertTrue(set.contains(64));
+        assertFalse(set.contains(65));
+        assertTrue(set.tryRemove(64));
+        assertFalse(set.tryRemove(64), "a bit is cleared once");
+        assertEquals(3, set.count());
+        assertThrows(IllegalStateException.class, () -> set.add(0), "a carrier cannot be idle twice");
+    }
+
+    @Test
+    void busyWordsCoverExactlyTheNonIdleCarriers() {
+        IdleSet set = new IdleSet(70);
+        set.add(3);
+        set.add(65);
+        BitSet busy = new BitSet();
+        for (int w = 0; w < set.wordCount(); w++) {
+            long word = set.busyWord(w);
+            while (word != 0) {
+                busy.set((w << 6) + Long.numberOfTrailingZeros(word));
+                word &= word - 1;
+            }
+        }
+        BitSet expected = new BitSet();
+        expected.set(0, 70);
+        expected.clear(3);
+        expected.clear(65);
+        assertEquals(expected, busy, "carriers past the size are never reported busy");
+    }
+
+    @Test
+    void pollAnyTakesEachIdleCarrierOnce() {
+        IdleSet set = new IdleSet(200);
+        for (int i = 0; i < 200; i += 3) {
+            set.add(i);
+        }
+        BitSet taken = new BitSet();
+        for (int i; (i = set.pollAny(150)) >= 0; ) {
+            assertFalse(taken.get(i), "taken twice: " + i);
+            assertEquals(0, i % 3, "never idle: " + i);
+            taken.set(i);
+        }
+        assertEquals(67, taken.cardinality());
+        assertEquals(0, set.count());
+    }
+
+    @Test
+    void concurrentWakersAndSelfWakesHandOffEachBitOnce() throws InterruptedException {
+        int carriers = 64;
+        int rounds = 2_000;
+        IdleSet set = new IdleSet(carriers);
+        AtomicIntegerArray claims = new AtomicIntegerArray(carriers);
+        for (int round = 0; round < rounds; round++) {
+            for (int i = 0; i < carriers; i++) {
+                set.add(i);
+            }
+            CountDownLatch go = new CountDownLatch(1);
+            Thread waker = Thread.ofPlatform().start(() -> {
+                await(go);
+                for (int i; (i = set.pollAny(7)) >= 0; ) {
+                    claims.incrementAndGet(i);
+                }
+            });
+            go.countDown();
+            for (int i = carriers - 1; i >= 0; i--) {
+                if (set.tryRemove(i)) {
+                    claims.incrementAndGet(i);
+                }
+            }
+            waker.join();
+            assertEquals(0, set.count());
+        }
+        for (int i = 0; i < carriers; i++) {
+            assertEquals(rounds, claims.get(i), "carrier " + i + " was handed off a wrong number of times");
+        }
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

@@ -1,0 +1,467 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ShuttleSchedulerTest {
+
+    static boolean onShuttleCarrier() {
+        return Thread.currentThread().isVirtual() && Thread.currentThread().toString().contains("@shuttle-carrier-");
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, -1, 32_768, Integer.MIN_VALUE})
+    void rejectsParallelismOutOfRangeNamingTheValue(int bad) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ShuttleScheduler.builder().parallelism(bad));
+        assertTrue(e.getMessage().contains(String.valueOf(bad)), e.getMessage());
+    }
+
+    @Test
+    void acceptsTheBoundsOfTheRange() {
+        ShuttleScheduler.builder().parallelism(1).parallelism(ShuttleScheduler.MAX_PARALLELISM);
+    }
+
+    @Test
+    void createUsesOneCarrierPerProcessor() {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.create()) {
+            assertEquals(Runtime.getRuntime().availableProcessors(), shuttle.parallelism());
+        }
+    }
+
+    @Test
+    void carriersAreDaemonThreadsNamedByIndex() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(3).build()) {
+            List<String> names = new ArrayList<>();
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                if (t.getName().startsWith("shuttle-carrier-")) {
+                    assertTrue(t.isDaemon(), t + " is not a daemon");
+                    names.add(t.getName());
+                }
+            }
+            assertTrue(names.containsAll(List.of("shuttle-carrier-0", "shuttle-carrier-1", "shuttle-carrier-2")),
+                    names.toString());
+            AtomicReference<String> seen = new AtomicReference<>();
+            shuttle.ofVirtual().start(() -> seen.set(Thread.currentThread().toString())).join();
+            assertTrue(seen.get().matches("VirtualThread\\[#\\d+]/runnable@shuttle-carrier-[0-2]"), seen.get());
+        }
+    }
+
+    @Test
+    void runsAHundredThousandShortThreadsOnShuttle() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            int n = 100_000;
+            AtomicInteger ran = new AtomicInteger();
+            AtomicInteger elsewhere = new AtomicInteger();
+            Thread[] threads = new Thread[n];
+            Thread.Builder builder = shuttle.ofVirtual();
+            for (int i = 0; i < n; i++) {
+                threads[i] = builder.start(() -> {
+                    if (!onShuttleCarrier()) {
+                        elsewhere.incrementAndGet();
+                    }
+                    ran.incrementAndGet();
+                });
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(n, ran.get());
+            assertEquals(0, elsewhere.get());
+        }
+    }
+
+    /** A ring of threads passing one token: every hop is a park/unpark between two Shuttle threads. */
+    static void tokenRing(ShuttleScheduler shuttle, int size, int hops) throws InterruptedException {
+        Thread[] ring = new Thread[size];
+        AtomicInteger token = new AtomicInteger(-1);
+        AtomicInteger wrongCarrier = new AtomicInteger();
+        int[] received = new int[size];
+        Thread.Builder builder = shuttle.ofVirtual();
+        for (int i = 0; i < size; i++) {
+            int me = i;
+            ring[i] = builder.unstarted(() -> {
+                while (true) {
+                    int t;
+                    while ((t = token.get()) < 0 || t % size != me || t >= hops) {
+                        if (t >= hops) {
+                            return;
+                        }
+                        LockSupport.park();
+                    }
+                    if (!onShuttleCarrier()) {
+                        wrongCarrier.incrementAndGet();
+                    }
+                    received[me]++;
+                    token.set(t + 1);
+                    LockSupport.unpark(ring[(me + 1) % size]);
+                    if (t + 1 >= hops) {
+                        for (Thread other : ring) {
+                            LockSupport.unpark(other);
+                        }
+                        return;
+                    }
+                }
+            });
+        }
+        for (Thread t : ring) {
+            t.start();
+        }
+        token.set(0);
+        LockSupport.unpark(ring[0]);
+        for (Thread t : ring) {
+            t.join();
+        }
+        int total = 0;
+        for (int r : received) {
+            total += r;
+        }
+        assertEquals(hops, total, "every hop delivered once");
+        assertEquals(0, wrongCarrier.get());
+    }
+
+    @Test
+    void tokenRingOfAThousandThreadsMakesTwoHundredThousandHops() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            tokenRing(shuttle, 1_000, 200_000);
+        }
+    }
+
+    @Test
+    void oversubscribedCarriersKeepEveryTask() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(8).build()) {
+            tokenRing(shuttle, 64, 100_000);
+            AtomicInteger ran = new AtomicInteger();
+            try (ExecutorService executor = shuttle.newVirtualThreadPerTaskExecutor()) {
+                for (int i = 0; i < 50_000; i++) {
+                    executor.execute(() -> {
+                        Thread.yield();
+                        ran.incrementAndGet();
+                    });
+                }
+            }
+            assertEquals(50_000, ran.get());
+        }
+    }
+
+    @Test
+    void perTaskExecutorRunsTenThousandTasksOnShuttle() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build();
+             ExecutorService executor = shuttle.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Boolean>> results = new ArrayList<>();
+            for (int i = 0; i < 10_000; i++) {
+                results.add(executor.submit(ShuttleSchedulerTest::onShuttleCarrier));
+            }
+            for (Future<Boolean> f : results) {
+                assertTrue(f.get());
+            }
+        }
+    }
+
+    @Test
+    void yieldLetsOtherThreadsRunOnOneCarrier() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            AtomicBoolean flag = new AtomicBoolean();
+            AtomicInteger yields = new AtomicInteger();
+            Thread spinner = shuttle.ofVirtual().start(() -> {
+                while (!flag.get()) {
+                    yields.incrementAndGet();
+                    Thread.yield();
+                }
+            });
+            while (yields.get() == 0) {
+                Thread.onSpinWait();
+            }
+            Thread setter = shuttle.ofVirtual().start(() -> flag.set(true));
+            assertTrue(spinner.join(java.time.Duration.ofSeconds(10)), "the spinner never let the setter run");
+            setter.join();
+        }
+    }
+
+    @Test
+    void aPingPongPairDoesNotStarveTheQueue() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicReference<Thread> a = new AtomicReference<>();
+            AtomicReference<Thread> b = new AtomicReference<>();
+            AtomicInteger turn = new AtomicInteger();
+            CountDownLatch started = new CountDownLatch(2);
+            Runnable ping = () -> pingPong(0, turn, b, stop, started);
+            Runnable pong = () -> pingPong(1, turn, a, stop, started);
+            a.set(shuttle.ofVirtual().unstarted(ping));
+            b.set(shuttle.ofVirtual().unstarted(pong));
+            // Start the pair from a Shuttle thread so that their wake-ups go through runNext.
+            shuttle.ofVirtual().start(() -> {
+                a.get().start();
+                b.get().start();
+            }).join();
+            started.await();
+            Thread bystander = shuttle.ofVirtual().start(() -> { });
+            assertTrue(bystander.join(java.time.Duration.ofSeconds(10)), "runNext hand-offs starved the queue");
+            stop.set(true);
+            LockSupport.unpark(a.get());
+            LockSupport.unpark(b.get());
+            a.get().join();
+            b.get().join();
+        }
+    }
+
+    private static void pingPong(int me, AtomicInteger turn, AtomicReference<Thread> other, AtomicBoolean stop,
+                                 CountDownLatch started) {
+        started.countDown();
+        while (!stop.get()) {
+            if (turn.get() == me) {
+                turn.set(1 - me);
+                LockSupport.unpark(other.get());
+            } else {
+                LockSupport.park();
+            }
+        }
+        LockSupport.unpark(other.get());
+    }
+
+    @Test
+    void childrenOfShuttleThreadsInheritShuttle() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            AtomicInteger onShuttle = new AtomicInteger();
+            shuttle.ofVirtual().start(() -> {
+                try {
+                    Thread child = Thread.ofVirtual().start(() -> {
+                        if (onShuttleCarrier()) {
+                            onShuttle.incrementAndGet();
+                        }
+                        Thread grandchild = Thread.startVirtualThread(() -> {
+                            if (onShuttleCarrier()) {
+                                onShuttle.incrementAndGet();
+                            }
+                        });
+                        join(grandchild);
+                    });
+                    child.join();
+                    try (ExecutorService perTask = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+                        perTask.submit(() -> {
+                            if (onShuttleCarrier()) {
+                                onShuttle.incrementAndGet();
+                            }
+                        }).get();
+                    }
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            }).join();
+            assertEquals(3, onShuttle.get());
+            AtomicReference<String> platformChild = new AtomicReference<>();
+            Thread.ofVirtual().start(() -> platformChild.set(Thread.currentThread().toString())).join();
+            assertFalse(platformChild.get().contains("shuttle-carrier"),
+                    "a virtual thread started from a platform thread keeps the JDK default: " + platformChild.get());
+        }
+    }
+
+    private static void join(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void sleepIsNeverEarlyAndInterruptWakesASleeper() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            AtomicReference<Long> slept = new AtomicReference<>();
+            shuttle.ofVirtual().start(() -> {
+                long start = System.nanoTime();
+                try {
+                    Thread.sleep(30);
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                slept.set(System.nanoTime() - start);
+            }).join();
+            assertTrue(slept.get() >= TimeUnit.MILLISECONDS.toNanos(30), "woke early: " + slept.get());
+
+            AtomicBoolean interrupted = new AtomicBoolean();
+            CountDownLatch sleeping = new CountDownLatch(1);
+            Thread sleeper = shuttle.ofVirtual().start(() -> {
+                sleeping.countDown();
+                try {
+                    Thread.sleep(TimeUnit.MINUTES.toMillis(5));
+                } catch (InterruptedException e) {
+                    interrupted.set(true);
+                }
+            });
+            sleeping.await();
+            sleeper.interrupt();
+            sleeper.join();
+            assertTrue(interrupted.get());
+
+            AtomicBoolean flagSeen = new AtomicBoolean();
+            CountDownLatch parking = new CountDownLatch(1);
+            Thread parker = shuttle.ofVirtual().start(() -> {
+                parking.countDown();
+                while (!Thread.currentThread().isInterrupted()) {
+                    LockSupport.park();
+                }
+                flagSeen.set(true);
+            });
+            parking.await();
+            parker.interrupt();
+            parker.join();
+            assertTrue(flagSeen.get(), "interrupt unparks a parked thread and leaves its flag set");
+        }
+    }
+
+    @Test
+    void threadLocalsBelongToEachVirtualThread() throws Exception {
+        ThreadLocal<Integer> local = new ThreadLocal<>();
+        InheritableThreadLocal<String> inherited = new InheritableThreadLocal<>();
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            int n = 1_000;
+            AtomicInteger mismatches = new AtomicInteger();
+            Thread[] threads = new Thread[n];
+            for (int i = 0; i < n; i++) {
+                int me = i;
+                threads[i] = shuttle.ofVirtual().start(() -> {
+                    if (local.get() != null) {
+                        mismatches.incrementAndGet();
+                    }
+                    local.set(me);
+                    Thread.yield();
+                    if (local.get() != me) {
+                        mismatches.incrementAndGet();
+                    }
+                });
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(0, mismatches.get(), "thread locals leaked between virtual threads sharing a carrier");
+
+            inherited.set("parent value");
+            AtomicReference<String> seen = new AtomicReference<>();
+            shuttle.ofVirtual().start(() -> seen.set(inherited.get())).join();
+            assertEquals("parent value", seen.get());
+            shuttle.ofVirtual().inheritInheritableThreadLocals(false).start(() -> seen.set(inherited.get())).join();
+            assertEquals(null, seen.get());
+        }
+    }
+
+    @Test
+    void closeRefusesNewThreadsAndWaitsForStartedOnes() throws Exception {
+        ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build();
+        Thread.Builder.OfVirtual builder = shuttle.ofVirtual();
+        ExecutorService executor = shuttle.newVirtualThreadPerTaskExecutor();
+        Thread unstarted = builder.unstarted(() -> { });
+        AtomicBoolean finished = new AtomicBoolean();
+        CountDownLatch running = new CountDownLatch(1);
+        Thread slow = builder.start(() -> {
+            running.countDown();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(200));
+            finished.set(true);
+        });
+        running.await();
+        shuttle.close();
+        assertTrue(finished.get(), "close returned before a started thread finished");
+        assertFalse(slow.isAlive());
+        assertTrue(shuttle.isClosed());
+        assertThrows(RejectedExecutionException.class, () -> builder.start(() -> { }));
+        assertThrows(RejectedExecutionException.class, unstarted::start,
+                "a thread created before close but started after it is refused too");
+        assertThrows(RejectedExecutionException.class, () -> executor.submit(() -> { }));
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            assertFalse(t.getName().startsWith("shuttle-carrier-") && t.isAlive() && carrierOf(shuttle, t),
+                    "carrier still running after close: " + t);
+        }
+        shuttle.close();
+    }
+
+    private static boolean carrierOf(ShuttleScheduler shuttle, Thread t) {
+        return t instanceof Carrier c && c.pool == shuttle.pool();
+    }
+
+    @Test
+    void closeWaitsForAThreadThatNeverFinishesUntilInterrupted() throws Exception {
+        ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build();
+        AtomicBoolean release = new AtomicBoolean();
+        Thread stuck = shuttle.ofVirtual().start(() -> {
+            while (!release.get()) {
+                LockSupport.park();
+            }
+        });
+        AtomicBoolean closeReturned = new AtomicBoolean();
+        AtomicBoolean interruptKept = new AtomicBoolean();
+        Thread closer = Thread.ofPlatform().start(() -> {
+            shuttle.close();
+            closeReturned.set(true);
+            interruptKept.set(Thread.currentThread().isInterrupted());
+        });
+        closer.join(300);
+        assertTrue(closer.isAlive(), "close returned while a started thread was still parked");
+        closer.interrupt();
+        closer.join();
+        assertTrue(closeReturned.get());
+        assertTrue(interruptKept.get(), "close swallowed the interrupt");
+        assertTrue(stuck.isAlive());
+        assertThrows(RejectedExecutionException.class, () -> shuttle.ofVirtual().start(() -> { }));
+
+        // The carriers still serve the thread that close could not wait for.
+        release.set(true);
+        LockSupport.unpark(stuck);
+        stuck.join();
+        shuttle.close();
+    }
+
+    @Test
+    void closeFromOwnVirtualThreadIsRefused() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            shuttle.ofVirtual().start(() -> {
+                try {
+                    shuttle.close();
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+            }).join();
+            assertNotNull(thrown.get());
+            assertSame(IllegalStateException.class, thrown.get().getClass());
+        }
+    }
+
+    @Test
+    void carriersParkWhenThereIsNoWork() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
+            tokenRing(shuttle, 16, 10_000);
+            List<Carrier> carriers = List.of(shuttle.pool().carriers);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            List<Thread.State> states;
+            do {
+                Thread.sleep(5);
+                states = carriers.stream().map(Thread::getState).toList();
+            } while (!states.stream().allMatch(s -> s == Thread.State.WAITING) && System.nanoTime() < deadline);
+            assertEquals(List.of(Thread.State.WAITING, Thread.State.WAITING, Thread.State.WAITING,
+                    Thread.State.WAITING), states, "an idle scheduler's carriers must all park, not spin");
+            assertEquals(4, shuttle.pool().idle.count());
+        }
+    }
+}
