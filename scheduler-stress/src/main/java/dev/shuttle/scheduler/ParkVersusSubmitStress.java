@@ -1,0 +1,83 @@
+package dev.shuttle.scheduler;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * Carrier park versus submit, on the real pool and carrier code (carriers are not started: the actors play their
+ * parts). A carrier that ran out of work goes through {@code prepareToPark} while a platform thread submits a task
+ * ({@code execute}: global queue, then {@code wakep}). Either the carrier's re-check sees the task and it stays
+ * awake, or the submitter sees the idle carrier and clears its bit (the unpark hand-off).
+ *
+ * <p>Results: r1 = the carrier decided to sleep (1) or stayed awake (0); r2 = its idle bit is still set afterwards,
+ * i.e. nobody is going to wake it.
+ */
+public class ParkVersusSubmitStress {
+
+    @JCStressTest
+    @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the re-check saw the task; the carrier stays awake")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the carrier sleeps; the submitter took its bit to wake it")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "lost wake-up: asleep with work queued and nobody to wake it")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "awake but still marked idle: a later waker would pick it")
+    @State
+    public static class FromIdle {
+        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT, "stress-carrier-");
+
+        @Actor
+        public void carrierParks(II_Result r) {
+            r.r1 = pool.carriers[0].prepareToPark() ? 1 : 0;
+        }
+
+        @Actor
+        public void platformThreadSubmits() {
+            pool.execute(() -> { });
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r2 = pool.idle.contains(0) ? 1 : 0;
+        }
+    }
+
+    /**
+     * The same race when the parking carrier was the only searcher: the submitter may see it still searching and
+     * skip waking anyone, so the carrier's re-check after leaving the searching state must catch the task.
+     */
+    @JCStressTest
+    @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the re-check saw the task; the carrier stays awake")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the carrier sleeps; the submitter took its bit to wake it")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "lost wake-up: asleep with work queued and nobody to wake it")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "awake but still marked idle: a later waker would pick it")
+    @State
+    public static class FromSearching {
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+
+        public FromSearching() {
+            if (!pool.carriers[0].tryBeginSearching()) {
+                throw new IllegalStateException("a fresh pool must admit a searcher");
+            }
+        }
+
+        @Actor
+        public void carrierParks(II_Result r) {
+            r.r1 = pool.carriers[0].prepareToPark() ? 1 : 0;
+        }
+
+        @Actor
+        public void platformThreadSubmits() {
+            pool.execute(() -> { });
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r2 = pool.idle.contains(0) ? 1 : 0;
+        }
+    }
+}
