@@ -20,6 +20,8 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 final class CarrierPool extends ForkJoinPool {
     /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
     static final int GLOBAL_FAIRNESS_TICKS = 61;
+    /** The state of a task that continues no virtual thread: distinct from every VirtualThread state. */
+    private static final int NOT_A_VIRTUAL_THREAD = Integer.MIN_VALUE;
 
     final Carrier[] carriers;
     final IdleSet idle;
@@ -61,8 +63,8 @@ final class CarrierPool extends ForkJoinPool {
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
         Thread vthread = JdkVirtualThreads.threadOf(task);
-        int state = vthread == null ? -1 : JdkVirtualThreads.state(vthread);
-        if (state == JdkVirtualThreads.STARTED) {
+        int state = vthread == null ? NOT_A_VIRTUAL_THREAD : JdkVirtualThreads.state(vthread);
+        if (vthread != null && state == JdkVirtualThreads.STARTED) {
             threads.admit(vthread);
         } else if (stopping) {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
