@@ -1,0 +1,382 @@
+package dev.shuttle.timers;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * One carrier's timers: a 4-ary min-heap keyed by deadline, mutated only by the holder of
+ * its lock, plus an inbox through which any thread arms timers without the lock.
+ *
+ * <p><b>Threading.</b> {@link #tryLock()} never blocks: the owning carrier takes it on every
+ * scheduling round (uncontended), an idle carrier takes it to steal expired timers, and a
+ * thread that fails simply does something else. The methods marked "lock holder" may only be
+ * called between a successful {@link #tryLock()} and {@link #unlock()}. {@link #arm(Timer)},
+ * {@link #earliestDeadline()}, {@link #isEmpty()} and {@link Timer#cancel(boolean)} are for
+ * any thread at any time. Cancellation is lazy: a cancelled timer stays in the heap as a
+ * "zombie" until it reaches the top or the zombies exceed a quarter of the heap, when the
+ * heap is rebuilt in O(n) (Go's {@code cleantimers}/{@code adjusttimers} idea).
+ *
+ * <p><b>Deadlines</b> are {@link System#nanoTime()} values compared as {@code a - b < 0}, so
+ * ordering survives {@code nanoTime} wrapping as long as the live deadlines span less than
+ * 2^63 ns. {@link #NONE} ({@link Long#MAX_VALUE}) means "no deadline" in
+ * {@link #earliestDeadline()}; a timer whose deadline is exactly that value is kept and
+ * fired normally but is not advertised.
+ *
+ * <p><b>Why not Agrona's {@code DeadlineTimerWheel}:</b> a wheel rounds deadlines to its tick
+ * and finds expired timers by polling tick by tick, which needs a clock-driven loop. A
+ * carrier instead parks until the exact earliest deadline, so it needs that deadline in O(1)
+ * ({@link #peek()}), and cancellation-by-removal needs O(log n) removal by index. A 4-ary
+ * heap, as in Go's runtime, gives both; its shallower tree makes sift-down touch fewer cache
+ * lines than a binary heap.
+ */
+public final class TimerHeap extends TimerHeapPadAfterInbox {
+
+    /** {@link #earliestDeadline()} when there is no timer. */
+    public static final long NONE = Long.MAX_VALUE;
+
+    private static final int ARITY = 4;
+    private static final int DEFAULT_CAPACITY = 16;
+
+    // Lock holder only: the lock's acquire/release orders these between holders.
+    private Timer[] timers;
+    private int size;
+
+    public TimerHeap() {
+        this(DEFAULT_CAPACITY);
+    }
+
+    public TimerHeap(int initialCapacity) {
+        if (initialCapacity < 0) {
+            throw new IllegalArgumentException("initialCapacity < 0: " + initialCapacity);
+        }
+        timers = new Timer[Math.max(initialCapacity, ARITY)];
+    }
+
+    // ---------------------------------------------------------------- any thread
+
+    /** Takes the lock if it is free; never blocks or spins. */
+    public boolean tryLock() {
+        return tryLockField();
+    }
+
+    /**
+     * Releases the lock; only its holder may call this.
+     *
+     * @throws IllegalMonitorStateException if the lock is not held
+     */
+    public void unlock() {
+        unlockField();
+    }
+
+    /**
+     * Arms {@code t} in this heap from any thread, without the lock: the timer goes to the
+     * inbox, which the lock holder merges into the heap on its next drain. The caller must
+     * wake the owning carrier if {@code t} is due before what that carrier sleeps toward;
+     * this class cannot know that. A timer that already fired or was cancelled is ignored.
+     *
+     * @throws IllegalStateException if {@code t} is already armed
+     */
+    public void arm(Timer t) {
+        if (t.bind(this)) {
+            pushInbox(t);
+        }
+    }
+
+    /**
+     * The earliest deadline among the heap's top (as last published by the lock holder) and
+     * the inbox, or {@link #NONE}. Any thread. May be too early when the timer it came from
+     * has since been cancelled or fired: the cost is a spurious wake-up, never a missed one.
+     */
+    public long earliestDeadline() {
+        long heap = heapEarliest;
+        long in = inboxEarliest;
+        return isEarlier(in, heap) ? in : heap;
+    }
+
+    /** Approximate: true when nothing was published in the heap and the inbox is empty. */
+    public boolean isEmpty() {
+        return inbox == null && heapEarliest == NONE;
+    }
+
+    // ---------------------------------------------------------------- lock holder
+
+    /** Lock holder: inserts {@code t}; a timer that already fired or was cancelled is ignored. */
+    public void add(Timer t) {
+        assert isLockedField();
+        if (t.bind(this)) {
+            insert(t);
+            publish();
+        }
+    }
+
+    /**
+     * Lock holder: takes {@code t} out of this heap (looking in the inbox too) so it will not
+     * fire from here; a pending timer returns to the unarmed state and may be armed again.
+     * Returns true if {@code t} was in this heap.
+     */
+    public boolean remove(Timer t) {
+        assert isLockedField();
+        if (!contains(t)) {
+            if (t.heap != this || !t.isArmed()) {
+                return false;
+            }
+            mergeInbox();
+            if (!contains(t)) {
+                publish();
+                return false;
+            }
+        }
+        removeAt(t.heapIndex);
+        if (t.unbind()) {
+            zombiesDropped(1);
+        }
+        publish();
+        return true;
+    }
+
+    /**
+     * Lock holder: the earliest timer still armed, or null. Dead timers found at the top are
+     * dropped on the way. The inbox is not consulted; call {@link #drainInbox()} first if it
+     * matters.
+     */
+    public Timer peek() {
+        assert isLockedField();
+        dropDeadTop();
+        publish();
+        return size == 0 ? null : timers[0];
+    }
+
+    /** Lock holder: entries in the heap, zombies included, inbox excluded. */
+    public int size() {
+        assert isLockedField();
+        return size;
+    }
+
+    /** Lock holder: merges the inbox into the heap. */
+    public void drainInbox() {
+        assert isLockedField();
+        mergeInbox();
+        cleanIfZombieHeavy();
+        publish();
+    }
+
+    /**
+     * Lock holder: merges the inbox, then fires, earliest first, up to {@code max} timers due
+     * at {@code now}, dropping cancelled ones met on the way. An exception thrown by an
+     * action goes to {@code onError} and firing continues. Returns the number fired.
+     */
+    public int fireExpired(long now, int max, Consumer<Throwable> onError) {
+        assert isLockedField();
+        Objects.requireNonNull(onError, "onError");
+        mergeInbox();
+        cleanIfZombieHeavy();
+        int fired = 0;
+        try {
+            while (fired < max && dropDeadTop() && timers[0].deadline() - now <= 0) {
+                Timer t = timers[0];
+                removeAt(0);
+                try {
+                    if (t.fire()) {
+                        fired++;
+                    } else if (t.isCancelled()) {
+                        // A cancel won after we looked; it saw ARMED and counted a zombie.
+                        zombiesDropped(1);
+                    }
+                } catch (Throwable e) {
+                    fired++;
+                    onError.accept(e);
+                }
+            }
+        } finally {
+            publish();
+        }
+        return fired;
+    }
+
+    /**
+     * Lock holder: cancels every armed timer, in the heap or the inbox, that {@code which}
+     * accepts, and returns how many this call cancelled. {@code which} runs under the lock
+     * and must not call back into this heap.
+     */
+    public int cancelIf(Predicate<Timer> which) {
+        assert isLockedField();
+        Objects.requireNonNull(which, "which");
+        mergeInbox();
+        int cancelled = 0;
+        for (int i = 0; i < size; i++) {
+            Timer t = timers[i];
+            if (t.isArmed() && which.test(t) && t.cancel(false)) {
+                cancelled++;
+            }
+        }
+        cleanIfZombieHeavy();
+        publish();
+        return cancelled;
+    }
+
+    // ---------------------------------------------------------------- internals
+
+    /** Wrap-safe "{@code a} is strictly earlier than {@code b}", with {@link #NONE} latest of all. */
+    static boolean isEarlier(long a, long b) {
+        return a != NONE && (b == NONE || a - b < 0);
+    }
+
+    private boolean contains(Timer t) {
+        int i = t.heapIndex;
+        // heapIndex may belong to another heap's array: only our own slot is proof.
+        return i >= 0 && i < size && timers[i] == t;
+    }
+
+    private void mergeInbox() {
+        // Advertise what the inbox advertised before resetting it, so readers see at worst
+        // the arms that land during the drain itself missing until publish().
+        long in = inboxEarliest;
+        if (isEarlier(in, heapEarliest)) {
+            heapEarliest = in;
+        }
+        int dropped = 0;
+        for (Timer t = takeInbox(); t != null; ) {
+            Timer next = t.nextInInbox;
+            t.nextInInbox = null;
+            if (t.isArmed()) {
+                insert(t);
+            } else if (t.isCancelled()) {
+                dropped++;
+            }
+            t = next;
+        }
+        zombiesDropped(dropped);
+    }
+
+    /**
+     * Drops fired or cancelled timers from the top; true if an armed timer is left there.
+     * A timer can be in the heap and FIRED only if someone called {@link Timer#fire()}
+     * directly; it counted no zombie.
+     */
+    private boolean dropDeadTop() {
+        int dropped = 0;
+        while (size > 0 && !timers[0].isArmed()) {
+            Timer t = timers[0];
+            removeAt(0);
+            if (t.isCancelled()) {
+                dropped++;
+            }
+        }
+        zombiesDropped(dropped);
+        return size > 0;
+    }
+
+    /**
+     * O(n) rebuild once more than a quarter of the entries are zombies, so lazily deleted
+     * timers cannot grow the heap without bound between firings.
+     */
+    private void cleanIfZombieHeavy() {
+        if (zombies <= size / 4) {
+            return;
+        }
+        int live = 0;
+        int dropped = 0;
+        for (int i = 0; i < size; i++) {
+            Timer t = timers[i];
+            if (t.isArmed()) {
+                timers[live] = t;
+                t.heapIndex = live++;
+            } else {
+                t.heapIndex = -1;
+                if (t.isCancelled()) {
+                    dropped++;
+                }
+            }
+        }
+        Arrays.fill(timers, live, size, null);
+        size = live;
+        zombiesDropped(dropped);
+        for (int i = (size - 2) / ARITY; i >= 0; i--) {
+            siftDown(i);
+        }
+    }
+
+    /** Republishes the top's deadline; skips the store when unchanged to keep readers' line shared. */
+    private void publish() {
+        long e = size == 0 ? NONE : timers[0].deadline();
+        if (heapEarliest != e) {
+            heapEarliest = e;
+        }
+    }
+
+    private void insert(Timer t) {
+        if (size == timers.length) {
+            timers = Arrays.copyOf(timers, size * 2);
+        }
+        int i = size++;
+        timers[i] = t;
+        t.heapIndex = i;
+        siftUp(i);
+    }
+
+    private void removeAt(int i) {
+        Timer removed = timers[i];
+        int last = --size;
+        Timer moved = timers[last];
+        timers[last] = null;
+        removed.heapIndex = -1;
+        if (i != last) {
+            timers[i] = moved;
+            moved.heapIndex = i;
+            if (i > 0 && moved.deadline() - timers[(i - 1) / ARITY].deadline() < 0) {
+                siftUp(i);
+            } else {
+                siftDown(i);
+            }
+        }
+    }
+
+    private void siftUp(int i) {
+        Timer t = timers[i];
+        long when = t.deadline();
+        while (i > 0) {
+            int parent = (i - 1) / ARITY;
+            Timer p = timers[parent];
+            if (when - p.deadline() >= 0) {
+                break;
+            }
+            timers[i] = p;
+            p.heapIndex = i;
+            i = parent;
+        }
+        timers[i] = t;
+        t.heapIndex = i;
+    }
+
+    private void siftDown(int i) {
+        Timer t = timers[i];
+        long when = t.deadline();
+        while (true) {
+            int first = i * ARITY + 1;
+            if (first >= size) {
+                break;
+            }
+            int end = Math.min(first + ARITY, size);
+            int c = -1;
+            long w = when;
+            for (int j = first; j < end; j++) {
+                long d = timers[j].deadline();
+                if (d - w < 0) {
+                    w = d;
+                    c = j;
+                }
+            }
+            if (c < 0) {
+                break;
+            }
+            Timer child = timers[c];
+            timers[i] = child;
+            child.heapIndex = i;
+            i = c;
+        }
+        timers[i] = t;
+        t.heapIndex = i;
+    }
+}
