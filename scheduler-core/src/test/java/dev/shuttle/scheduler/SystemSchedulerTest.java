@@ -37,6 +37,13 @@ class SystemSchedulerTest {
     }
 
     @Test
+    void agentArgumentsAreRefusedBeforeAnythingElse() {
+        assertEquals("shuttle: -javaagent:<scheduler-core jar>=x: the agent takes no arguments; configure it with"
+                + " -Djdk.virtualThreadScheduler.implClass and -Dshuttle.parallelism",
+                SystemScheduler.install("x", null));
+    }
+
+    @Test
     void noSystemDefaultWithoutTheAgent() {
         assertTrue(ShuttleScheduler.systemDefault().isEmpty());
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(1).build()) {
