@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -46,6 +48,22 @@ public final class ShuttleScheduler implements AutoCloseable {
     /** A scheduler with one carrier per available processor. */
     public static ShuttleScheduler create() {
         return builder().build();
+    }
+
+    /**
+     * The scheduler of every virtual thread created without an explicit scheduler, if Shuttle is the JVM's default:
+     * present when the JVM runs with {@code -javaagent:scheduler-core.jar
+     * -Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler} (see docs/agent.md), empty
+     * otherwise (virtual threads then use the JDK's {@code ForkJoinPool}). It lives as long as the JVM: its
+     * {@link #close()} throws.
+     */
+    public static Optional<ShuttleScheduler> systemDefault() {
+        return SystemScheduler.get();
+    }
+
+    /** The executor the JDK sees as this scheduler; for the agent, which installs it as the JVM's default. */
+    Executor executor() {
+        return pool;
     }
 
     /**
@@ -96,10 +114,16 @@ public final class ShuttleScheduler implements AutoCloseable {
      *       alive). A later close waits again.</li>
      *   <li>Called from a virtual thread of this scheduler, close would wait for its own caller: it throws
      *       {@link IllegalStateException} instead.</li>
+     *   <li>The {@linkplain #systemDefault() system default} scheduler cannot be closed: close throws
+     *       {@link IllegalStateException}.</li>
      * </ul>
      */
     @Override
     public void close() {
+        if (SystemScheduler.isSystemDefault(this)) {
+            throw new IllegalStateException("this is the JVM's default virtual-thread scheduler (installed by"
+                    + " Shuttle's agent); it lives as long as the JVM and cannot be closed");
+        }
         Thread carrier = JdkVirtualThreads.currentCarrier();
         if (carrier instanceof Carrier c && c.pool == pool) {
             throw new IllegalStateException("close() called from a virtual thread of this scheduler would wait for"

@@ -1,0 +1,159 @@
+package dev.shuttle.scheduler;
+
+import java.lang.instrument.Instrumentation;
+import java.lang.reflect.Field;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executor;
+
+/**
+ * The process-wide Shuttle scheduler that the agent installs, and the installation itself.
+ *
+ * <p>{@code dev.shuttle.scheduler.agent.ShuttleAgent.premain} calls {@link #install} (by reflection: that class is
+ * compiled for Java 11 and cannot link against this one). Steps, all before {@code main}:
+ * <ol>
+ *   <li>Open {@code java.base/java.lang} to the module of Shuttle's classes (the unnamed module of the class loader
+ *       that loaded the agent), so the explicit API works without {@code --add-opens}. This is all the agent does
+ *       when {@value #IMPL_CLASS_PROPERTY} is not set.</li>
+ *   <li>Check the properties: {@value #IMPL_CLASS_PROPERTY} must name {@link ShuttleScheduler} and
+ *       {@value #PARALLELISM_PROPERTY}, if set, must be an integer from 1 to
+ *       {@value ShuttleScheduler#MAX_PARALLELISM}.</li>
+ *   <li>Register {@link ThreadBuildersTransformer}, make sure the JDK internals Shuttle uses are there (which loads
+ *       {@code java.lang.ThreadBuilders}, so it is rewritten), load {@code ThreadBuilders} and check that the rewrite
+ *       took (its new field exists), then remove the transformer.</li>
+ *   <li>Start the scheduler and store its executor in {@code ThreadBuilders.shuttle$defaultScheduler}. From then on
+ *       virtual threads created from platform threads without an explicit scheduler run on it.</li>
+ * </ol>
+ * Any problem is returned as one line naming the property and its value; the agent prints it and exits.
+ */
+final class SystemScheduler {
+    /** The OpenJDK loom prototype's property, reused so that the command line carries over. */
+    static final String IMPL_CLASS_PROPERTY = "jdk.virtualThreadScheduler.implClass";
+    static final String PARALLELISM_PROPERTY = "shuttle.parallelism";
+
+    private static volatile ShuttleScheduler installed;
+
+    private SystemScheduler() {
+    }
+
+    /** The scheduler the agent installed as the JVM's default, if it did. */
+    static Optional<ShuttleScheduler> get() {
+        return Optional.ofNullable(installed);
+    }
+
+    static boolean isSystemDefault(ShuttleScheduler scheduler) {
+        return scheduler != null && scheduler == installed;
+    }
+
+    /**
+     * Runs the agent. Returns null when done, or the line to print before exiting with status 1.
+     *
+     * @param agentArgs the agent's argument string (none are accepted)
+     * @param inst      the JVM's instrumentation
+     */
+    static String install(String agentArgs, Instrumentation inst) {
+        if (agentArgs != null && !agentArgs.isEmpty()) {
+            return "shuttle: -javaagent:<scheduler-core jar>=" + agentArgs
+                    + ": the agent takes no arguments; configure it with -D" + IMPL_CLASS_PROPERTY + " and -D"
+                    + PARALLELISM_PROPERTY;
+        }
+        Module javaBase = Object.class.getModule();
+        Module shuttle = SystemScheduler.class.getModule();
+        if (!inst.isModifiableModule(javaBase)) {
+            return "shuttle: java.base cannot be modified by agents in this JVM, so java.lang cannot be opened to Shuttle";
+        }
+        inst.redefineModule(javaBase, Set.of(), Map.of(), Map.of("java.lang", Set.of(shuttle)), Set.of(), Map.of());
+
+        String implClass = System.getProperty(IMPL_CLASS_PROPERTY);
+        if (implClass == null) {
+            return null;
+        }
+        String bad = checkImplClass(implClass);
+        if (bad != null) {
+            return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": " + bad;
+        }
+        String parallelismText = System.getProperty(PARALLELISM_PROPERTY);
+        int parallelism;
+        try {
+            parallelism = parseParallelism(parallelismText);
+        } catch (IllegalArgumentException e) {
+            return "shuttle: -D" + PARALLELISM_PROPERTY + "=" + parallelismText + ": " + e.getMessage();
+        }
+
+        ThreadBuildersTransformer transformer = new ThreadBuildersTransformer();
+        Field defaultScheduler;
+        inst.addTransformer(transformer);
+        try {
+            try {
+                JdkVirtualThreads.requireAvailable();
+            } catch (UnsupportedOperationException e) {
+                return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": " + e.getMessage();
+            }
+            Class<?> threadBuilders = Class.forName(ThreadBuildersTransformer.CLASS_NAME, true, null);
+            defaultScheduler = threadBuilders.getDeclaredField(ThreadBuildersTransformer.FIELD);
+        } catch (ReflectiveOperationException e) {
+            Throwable why = transformer.failure();
+            return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot rewrite "
+                    + ThreadBuildersTransformer.CLASS_NAME + ": " + (why != null ? why
+                    : "it was loaded before Shuttle's agent ran (did another agent start a virtual thread first?"
+                            + " put Shuttle's -javaagent first)");
+        } finally {
+            inst.removeTransformer(transformer);
+        }
+
+        ShuttleScheduler scheduler = ShuttleScheduler.builder().parallelism(parallelism).build();
+        installed = scheduler;
+        try {
+            defaultScheduler.setAccessible(true);
+            defaultScheduler.set(null, scheduler.executor());
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            installed = null;
+            scheduler.close();
+            return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
+                    + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
+        }
+        return null;
+    }
+
+    /** Null if {@code name} is a scheduler the agent can install, else why not. */
+    static String checkImplClass(String name) {
+        if (name.isBlank()) {
+            return "empty; the agent installs " + ShuttleScheduler.class.getName();
+        }
+        Class<?> cls;
+        try {
+            cls = Class.forName(name, false, ClassLoader.getSystemClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "no such class on the class path; the agent installs " + ShuttleScheduler.class.getName();
+        }
+        if (cls != ShuttleScheduler.class) {
+            String kind = Executor.class.isAssignableFrom(cls) ? "an Executor Shuttle's agent cannot install"
+                    : "not a virtual-thread scheduler";
+            return kind + "; the only supported value is " + ShuttleScheduler.class.getName();
+        }
+        return null;
+    }
+
+    /**
+     * {@value #PARALLELISM_PROPERTY}: null means the number of available processors.
+     *
+     * @throws IllegalArgumentException with a message saying what is wrong
+     */
+    static int parseParallelism(String text) {
+        if (text == null) {
+            return Math.min(Runtime.getRuntime().availableProcessors(), ShuttleScheduler.MAX_PARALLELISM);
+        }
+        String range = "an integer from 1 to " + ShuttleScheduler.MAX_PARALLELISM;
+        long value;
+        try {
+            value = Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number; expected " + range);
+        }
+        if (value < 1 || value > ShuttleScheduler.MAX_PARALLELISM) {
+            throw new IllegalArgumentException("out of range; expected " + range);
+        }
+        return (int) value;
+    }
+}

@@ -1,0 +1,251 @@
+package dev.shuttle.scheduler.agent;
+
+import dev.shuttle.scheduler.ShuttleScheduler;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.lang.reflect.Constructor;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * Plain applications that {@link ShuttleAgentIT} runs in child JVMs under the agent. They know nothing of the agent
+ * except {@link ShuttleScheduler#systemDefault()}; each prints {@code main started}, then one {@code ok <check>} or
+ * {@code FAIL <check>} line per check, and exits 0 only if every check passed.
+ */
+public final class AgentApps {
+    static final String SHUTTLE = "@shuttle-carrier-";
+    static final String JDK_DEFAULT = "@ForkJoinPool-1-worker-";
+
+    private final List<String> failures = new ArrayList<>();
+
+    private AgentApps() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.out.println("main started");
+        AgentApps app = new AgentApps();
+        switch (args[0]) {
+            case "apis" -> app.apis(Integer.parseInt(args[1]));
+            case "http" -> app.http(Integer.parseInt(args[1]));
+            case "plain" -> app.plain();
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+        System.out.flush();
+        System.exit(app.failures.isEmpty() ? 0 : 3);
+    }
+
+    private void check(String name, boolean ok, Object detail) {
+        System.out.println((ok ? "ok " : "FAIL ") + name + ": " + detail);
+        if (!ok) {
+            failures.add(name);
+        }
+    }
+
+    private void runsOn(String name, String carrierMark, String where) {
+        check(name, where != null && where.contains(carrierMark), where);
+    }
+
+    /** Where a task runs when started by {@code starter}: the running thread's toString, naming its carrier. */
+    private static String where(Function<Runnable, Thread> starter) throws InterruptedException {
+        AtomicReference<String> seen = new AtomicReference<>();
+        Thread t = starter.apply(() -> seen.set(Thread.currentThread().toString()));
+        if (!t.join(Duration.ofSeconds(10))) {
+            return "did not finish: " + t;
+        }
+        return seen.get();
+    }
+
+    /** Every way the JDK creates a virtual thread without an explicit scheduler, with Shuttle as the default. */
+    private void apis(int expectedParallelism) throws Exception {
+        runsOn("Thread.ofVirtual().start", SHUTTLE, where(r -> Thread.ofVirtual().start(r)));
+        runsOn("Thread.ofVirtual().unstarted", SHUTTLE, where(r -> {
+            Thread t = Thread.ofVirtual().name("named").unstarted(r);
+            t.start();
+            return t;
+        }));
+        runsOn("Thread.startVirtualThread", SHUTTLE, where(Thread::startVirtualThread));
+        runsOn("Thread.ofVirtual().factory()", SHUTTLE, where(r -> {
+            Thread t = Thread.ofVirtual().name("f-", 0).factory().newThread(r);
+            t.start();
+            return t;
+        }));
+        try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+            runsOn("Executors.newVirtualThreadPerTaskExecutor", SHUTTLE,
+                    ex.submit(() -> Thread.currentThread().toString()).get(10, TimeUnit.SECONDS));
+            runsOn("CompletableFuture on the per-task executor", SHUTTLE,
+                    CompletableFuture.supplyAsync(() -> Thread.currentThread().toString(), ex)
+                            .get(10, TimeUnit.SECONDS));
+        }
+        try (ExecutorService ex = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().factory())) {
+            runsOn("Executors.newThreadPerTaskExecutor(ofVirtual().factory())", SHUTTLE,
+                    ex.submit(() -> Thread.currentThread().toString()).get(10, TimeUnit.SECONDS));
+        }
+        runsOn("after Thread.sleep (timed park)", SHUTTLE, where(r -> Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            r.run();
+        })));
+        runsOn("child of a Shuttle virtual thread", SHUTTLE, where(r -> Thread.ofVirtual().start(() -> {
+            try {
+                Thread.ofVirtual().start(r).join();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        })));
+
+        // 1,000 threads that park on timers: all on Shuttle's carriers, and only on shuttle-carrier-0..n-1.
+        AtomicInteger elsewhere = new AtomicInteger();
+        AtomicReference<String> example = new AtomicReference<>();
+        try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 1000; i++) {
+                ex.submit(() -> {
+                    Thread.sleep(1);
+                    String w = Thread.currentThread().toString();
+                    int at = w.indexOf(SHUTTLE);
+                    if (at < 0 || Integer.parseInt(w.substring(at + SHUTTLE.length())) >= expectedParallelism) {
+                        elsewhere.incrementAndGet();
+                        example.set(w);
+                    }
+                    return null;
+                });
+            }
+        }
+        check("1000 sleeping threads on shuttle-carrier-0.." + (expectedParallelism - 1), elsewhere.get() == 0,
+                elsewhere.get() + " elsewhere, e.g. " + example.get());
+
+        // An explicit scheduler is kept, and inherited by the children of its threads.
+        Executor custom = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "custom-carrier");
+            t.setDaemon(true);
+            return t;
+        });
+        // The JDK's constructor for a builder with a scheduler; reachable because the agent opened java.lang.
+        Constructor<?> withScheduler = Class.forName("java.lang.ThreadBuilders$VirtualThreadBuilder")
+                .getDeclaredConstructor(Executor.class);
+        withScheduler.setAccessible(true);
+        Thread.Builder.OfVirtual customBuilder = (Thread.Builder.OfVirtual) withScheduler.newInstance(custom);
+        runsOn("explicit scheduler is kept", "@custom-carrier", where(customBuilder::start));
+        runsOn("child of a virtual thread with an explicit scheduler", "@custom-carrier",
+                where(r -> customBuilder.start(() -> {
+                    try {
+                        Thread.ofVirtual().start(r).join();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                })));
+        try (ShuttleScheduler own = ShuttleScheduler.builder().parallelism(1).build()) {
+            runsOn("a separate ShuttleScheduler still works", SHUTTLE, where(r -> own.ofVirtual().start(r)));
+        }
+
+        Optional<ShuttleScheduler> system = ShuttleScheduler.systemDefault();
+        check("systemDefault() is present", system.isPresent(), system);
+        check("systemDefault().parallelism() == " + expectedParallelism,
+                system.map(ShuttleScheduler::parallelism).orElse(-1) == expectedParallelism, system);
+        boolean refused = false;
+        try {
+            system.orElseThrow().close();
+        } catch (IllegalStateException e) {
+            refused = true;
+        }
+        check("systemDefault().close() is refused", refused && !system.orElseThrow().isClosed(), system);
+    }
+
+    /** A real HTTP server on a virtual-thread-per-task executor, driven by the JDK's HTTP client. */
+    private void http(int requests) throws Exception {
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+        server.createContext("/", exchange -> {
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(10);   // park on a timer, so handlers overlap
+            } catch (InterruptedException e) {
+                throw new IOException(e);
+            }
+            String where = Thread.currentThread().toString();
+            byte[] body = (where.contains(SHUTTLE) ? "shuttle" : "elsewhere " + where)
+                    .getBytes(StandardCharsets.UTF_8);
+            inFlight.decrementAndGet();
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(handlers);
+        server.start();
+        try (ExecutorService clientExecutor = Executors.newVirtualThreadPerTaskExecutor();
+             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                     .executor(clientExecutor).connectTimeout(Duration.ofSeconds(20)).build()) {
+            URI uri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                HttpRequest request = HttpRequest.newBuilder(uri.resolve("/r" + i)).timeout(Duration.ofSeconds(30))
+                        .build();
+                responses.add(client.sendAsync(request, HttpResponse.BodyHandlers.ofString()));
+            }
+            int onShuttle = 0;
+            List<String> other = new ArrayList<>();
+            for (CompletableFuture<HttpResponse<String>> f : responses) {
+                try {
+                    HttpResponse<String> r = f.get(45, TimeUnit.SECONDS);
+                    if (r.statusCode() == 200 && r.body().equals("shuttle")) {
+                        onShuttle++;
+                    } else if (other.size() < 3) {
+                        other.add(r.statusCode() + " " + r.body());
+                    }
+                } catch (Exception e) {
+                    if (other.size() < 3) {
+                        other.add(e.toString());
+                    }
+                }
+            }
+            check(requests + " requests handled on Shuttle", onShuttle == requests,
+                    onShuttle + " on Shuttle, max " + maxInFlight.get() + " handlers in flight; other: " + other);
+        } finally {
+            server.stop(0);
+            handlers.close();
+        }
+    }
+
+    /** The agent without the property: scheduling is the JDK's, and the explicit API needs no --add-opens. */
+    private void plain() throws Exception {
+        runsOn("Thread.ofVirtual().start stays on the JDK's scheduler", JDK_DEFAULT,
+                where(r -> Thread.ofVirtual().start(r)));
+        try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
+            runsOn("Executors.newVirtualThreadPerTaskExecutor stays on the JDK's scheduler", JDK_DEFAULT,
+                    ex.submit(() -> Thread.currentThread().toString()).get(10, TimeUnit.SECONDS));
+        }
+        check("systemDefault() is empty", ShuttleScheduler.systemDefault().isEmpty(),
+                ShuttleScheduler.systemDefault());
+        try (ShuttleScheduler shuttle = ShuttleScheduler.create()) {
+            runsOn("ShuttleScheduler.create().ofVirtual() works without --add-opens", SHUTTLE,
+                    where(r -> shuttle.ofVirtual().start(r)));
+            try (ExecutorService ex = shuttle.newVirtualThreadPerTaskExecutor()) {
+                runsOn("children of Shuttle threads stay on Shuttle", SHUTTLE,
+                        ex.submit(() -> where(r -> Thread.ofVirtual().start(r))).get(10, TimeUnit.SECONDS));
+            }
+        }
+    }
+}

@@ -1,0 +1,193 @@
+package dev.shuttle.scheduler.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * End-to-end tests of the agent: child JVMs run {@link AgentApps} the way a user runs an unmodified application,
+ * {@code java -javaagent:lib/scheduler-core-<version>.jar -Djdk.virtualThreadScheduler.implClass=... -cp app Main}.
+ *
+ * <p>Runs under maven-failsafe-plugin (integration-test phase, after package) because it needs the packaged jar:
+ * the jar's manifest ({@code Premain-Class}, {@code Class-Path}) is part of what is tested. {@code lib} is a fresh
+ * directory holding the jar and the dependencies its {@code Class-Path} names, as a user's distribution would; the
+ * child's class path is only the test classes, and it gets no {@code --add-opens}.
+ */
+class ShuttleAgentIT {
+    static final String IMPL = "-Djdk.virtualThreadScheduler.implClass=";
+    static final String SHUTTLE = IMPL + "dev.shuttle.scheduler.ShuttleScheduler";
+
+    @TempDir
+    static Path lib;
+    static Path agentJar;
+    static String appClassPath;
+
+    @BeforeAll
+    static void layOutLib() throws Exception {
+        String jarProperty = System.getProperty("shuttle.agent.jar");
+        assertTrue(jarProperty != null && Files.isRegularFile(Path.of(jarProperty)),
+                "the packaged scheduler-core jar (system property shuttle.agent.jar) must exist: run mvn verify;"
+                        + " was " + jarProperty);
+        Path jar = Path.of(jarProperty);
+        agentJar = Files.copy(jar, lib.resolve(jar.getFileName()));
+        List<Path> testClassPath = Arrays.stream(System.getProperty("surefire.test.class.path",
+                System.getProperty("java.class.path")).split(File.pathSeparator)).map(Path::of).toList();
+        Manifest manifest;
+        try (JarFile jf = new JarFile(jar.toFile())) {
+            manifest = jf.getManifest();
+        }
+        assertEquals("dev.shuttle.scheduler.agent.ShuttleAgent",
+                manifest.getMainAttributes().getValue("Premain-Class"));
+        for (String entry : manifest.getMainAttributes().getValue("Class-Path").trim().split(" +")) {
+            Path dependency = testClassPath.stream().filter(p -> p.getFileName().toString().equals(entry))
+                    .findFirst().orElseThrow(() -> new AssertionError("the jar's Class-Path names " + entry
+                            + ", which is not a jar on the test class path " + testClassPath));
+            Files.copy(dependency, lib.resolve(entry), StandardCopyOption.REPLACE_EXISTING);
+        }
+        appClassPath = Path.of(AgentApps.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+                .toString();
+    }
+
+    record Run(int exitCode, String out, String err) {
+        String firstErrLine() {
+            return err.lines().findFirst().orElse("");
+        }
+
+        @Override
+        public String toString() {
+            return "exit " + exitCode + "\n--- stdout\n" + out + "--- stderr\n" + err;
+        }
+    }
+
+    static Run run(String java, List<String> jvmArgs, String... appArgs) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(java);
+        command.add("-javaagent:" + agentJar);
+        command.add("-XX:+UseSerialGC");
+        command.addAll(jvmArgs);
+        command.add("-cp");
+        command.add(appClassPath);
+        command.add(AgentApps.class.getName());
+        command.addAll(List.of(appArgs));
+        Path out = Files.createTempFile(lib, "out", ".txt");
+        Path err = Files.createTempFile(lib, "err", ".txt");
+        Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        if (!p.waitFor(50, TimeUnit.SECONDS)) {
+            p.destroyForcibly().waitFor();
+            fail("child JVM did not finish in 50 s: " + command + "\n" + Files.readString(out) + Files.readString(err));
+        }
+        return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+    }
+
+    static String java25() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static void assertPassed(Run run, String... checks) {
+        assertEquals(0, run.exitCode(), run::toString);
+        for (String check : checks) {
+            assertTrue(run.out().contains("\nok " + check + ":"), () -> "missing check '" + check + "' in " + run);
+        }
+    }
+
+    @Test
+    void everyJdkApiRunsOnShuttle() throws Exception {
+        Run run = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=2"), "apis", "2");
+        assertPassed(run, "Thread.ofVirtual().start", "Thread.ofVirtual().unstarted", "Thread.startVirtualThread",
+                "Thread.ofVirtual().factory()", "Executors.newVirtualThreadPerTaskExecutor",
+                "CompletableFuture on the per-task executor",
+                "Executors.newThreadPerTaskExecutor(ofVirtual().factory())", "after Thread.sleep (timed park)",
+                "child of a Shuttle virtual thread", "1000 sleeping threads on shuttle-carrier-0..1",
+                "explicit scheduler is kept", "child of a virtual thread with an explicit scheduler",
+                "a separate ShuttleScheduler still works", "systemDefault() is present",
+                "systemDefault().parallelism() == 2", "systemDefault().close() is refused");
+    }
+
+    @Test
+    void parallelismDefaultsToAvailableProcessors() throws Exception {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        Run run = run(java25(), List.of(SHUTTLE), "apis", Integer.toString(cpus));
+        assertPassed(run, "systemDefault().parallelism() == " + cpus);
+    }
+
+    @Test
+    void httpServerHandlersRunOnShuttle() throws Exception {
+        Run run = run(java25(), List.of(SHUTTLE), "http", "2000");
+        assertPassed(run, "2000 requests handled on Shuttle");
+    }
+
+    @Test
+    void withoutThePropertySchedulingIsUnchangedAndTheApiIsOpen() throws Exception {
+        Run run = run(java25(), List.of(), "plain");
+        assertPassed(run, "Thread.ofVirtual().start stays on the JDK's scheduler",
+                "Executors.newVirtualThreadPerTaskExecutor stays on the JDK's scheduler", "systemDefault() is empty",
+                "ShuttleScheduler.create().ofVirtual() works without --add-opens",
+                "children of Shuttle threads stay on Shuttle");
+    }
+
+    static Stream<Arguments> badInputs() {
+        String supported = "the only supported value is dev.shuttle.scheduler.ShuttleScheduler";
+        String range = "expected an integer from 1 to 32767";
+        return Stream.of(
+                Arguments.of(List.of(IMPL + "com.example.NoSuchScheduler"),
+                        "shuttle: " + IMPL + "com.example.NoSuchScheduler: no such class on the class path;"
+                                + " the agent installs dev.shuttle.scheduler.ShuttleScheduler"),
+                Arguments.of(List.of(IMPL + "java.lang.String"),
+                        "shuttle: " + IMPL + "java.lang.String: not a virtual-thread scheduler; " + supported),
+                Arguments.of(List.of(IMPL + "java.util.concurrent.ForkJoinPool"),
+                        "shuttle: " + IMPL + "java.util.concurrent.ForkJoinPool: an Executor Shuttle's agent cannot"
+                                + " install; " + supported),
+                Arguments.of(List.of(IMPL),
+                        "shuttle: " + IMPL + ": empty; the agent installs dev.shuttle.scheduler.ShuttleScheduler"),
+                Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=four"),
+                        "shuttle: -Dshuttle.parallelism=four: not a number; " + range),
+                Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=0"),
+                        "shuttle: -Dshuttle.parallelism=0: out of range; " + range),
+                Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=32768"),
+                        "shuttle: -Dshuttle.parallelism=32768: out of range; " + range));
+    }
+
+    @ParameterizedTest
+    @MethodSource("badInputs")
+    void badInputStopsTheJvmBeforeMainWithOneLine(List<String> jvmArgs, String expectedLine) throws Exception {
+        Run run = run(java25(), jvmArgs, "plain");
+        assertEquals(1, run.exitCode(), run::toString);
+        assertEquals(expectedLine, run.firstErrLine(), run::toString);
+        assertEquals(1, run.err().lines().count(), run::toString);
+        assertFalse(run.out().contains("main started"), run::toString);
+    }
+
+    @Test
+    void unsupportedJdkStopsTheJvmBeforeMainWithOneLine() throws Exception {
+        Path java17 = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        String other = System.getProperty("shuttle.test.otherJava", java17.toString());
+        assumeTrue(Files.isExecutable(Path.of(other)), "no non-25 JDK at " + other);
+        Run run = run(other, List.of(SHUTTLE), "plain");
+        assertEquals(1, run.exitCode(), run::toString);
+        assertTrue(run.firstErrLine().startsWith("shuttle: -javaagent needs JDK 25, this JVM is JDK "),
+                run::toString);
+        assertEquals(1, run.err().lines().count(), run::toString);
+        assertFalse(run.out().contains("main started"), run::toString);
+    }
+}
