@@ -1,5 +1,6 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.timers.TimerHeap;
 import java.lang.System.Logger.Level;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -30,6 +31,8 @@ final class Carrier extends Thread {
     final CarrierPool pool;
     final int index;
     final RunQueue runQueue = new RunQueue();
+    /** Timers armed by threads running here; fired by this carrier, or stolen by an idle one. */
+    final TimerHeap timers = new TimerHeap();
 
     /** Owner: the task being run, so that a thread re-submitting itself goes to the tail, not to runNext. */
     private Runnable current;
@@ -117,11 +120,15 @@ final class Carrier extends Thread {
     private Runnable findRunnable() {
         int t = tick + 1;
         TICK.setRelease(this, t);
+        pool.timers.fireOwn(this);
         Runnable task;
         if (t % CarrierPool.GLOBAL_FAIRNESS_TICKS == 0 && (task = pool.global.poll()) != null) {
             return found(task);
         }
         if ((task = takeLocal()) != null || (task = takeGlobal()) != null) {
+            return found(task);
+        }
+        if (pool.timers.fireAnyExpired() > 0 && (task = takeLocal()) != null) {
             return found(task);
         }
         if (tryBeginSearching() && (task = search()) != null) {
@@ -269,13 +276,24 @@ final class Carrier extends Thread {
         return true;
     }
 
-    /** Sleeps until a waker clears our idle bit (and counts us as searching), or the pool stops. */
+    /**
+     * Sleeps until a waker clears our idle bit (and counts us as searching), a timer falls due (then we clear our
+     * own bit and get up to fire it, not searching), or the pool stops.
+     */
     private void awaitWake() {
+        TimerService timerService = pool.timers;
+        boolean watched = false;
         while (pool.idle.contains(index) && !pool.isStopping()) {
-            LockSupport.park(pool);
+            watched = timerService.sleep(this);
+            if (timerService.due() && pool.idle.tryRemove(index)) {
+                return;
+            }
         }
         if (!pool.isStopping()) {
             spinning = true;
+            if (watched) {
+                timerService.handOffWatch(this);
+            }
         }
     }
 

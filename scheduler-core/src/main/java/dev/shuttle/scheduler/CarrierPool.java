@@ -3,7 +3,9 @@ package dev.shuttle.scheduler;
 import java.util.Objects;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
@@ -30,6 +32,7 @@ final class CarrierPool extends ForkJoinPool {
     /** External submissions, yields and local-queue overflow. */
     final MpmcUnboundedXaddArrayQueue<Runnable> global = new MpmcUnboundedXaddArrayQueue<>(1024);
     final ThreadLifecycle threads;
+    final TimerService timers;
     final SpinPolicy spin;
     private volatile boolean stopping;
 
@@ -38,6 +41,7 @@ final class CarrierPool extends ForkJoinPool {
         this.spin = spin;
         this.idle = new IdleSet(parallelism);
         this.threads = new ThreadLifecycle();
+        this.timers = new TimerService(this);
         this.carriers = new Carrier[parallelism];
         for (int i = 0; i < parallelism; i++) {
             carriers[i] = new Carrier(this, i, carrierNamePrefix + i);
@@ -84,6 +88,16 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     /**
+     * A virtual thread's timed park (sleep, parkNanos, timed wait, join, poll or get): JDK 25 calls this on the
+     * carrier, as the thread unmounts, when the thread's scheduler is a {@link ForkJoinPool}. The timeout goes into
+     * that carrier's timer heap; the JDK cancels the returned future from any thread when the park ends early.
+     */
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        return timers.schedule(command, delay, unit);
+    }
+
+    /**
      * Go's {@code wakep}: wakes one idle carrier into the searching state, unless a carrier is already searching
      * (it will find the work, or re-check before it parks) or none is idle (every carrier will look at the queues
      * before it parks). The searching count is raised on the woken carrier's behalf before it is unparked, so two
@@ -94,6 +108,7 @@ final class CarrierPool extends ForkJoinPool {
             return;
         }
         int i = idle.pollAny(ThreadLocalRandom.current().nextInt(carriers.length));
+        // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
         if (i < 0) {
             searching.decrementAndGet();
             return;

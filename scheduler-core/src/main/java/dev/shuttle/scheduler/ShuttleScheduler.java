@@ -1,10 +1,14 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.timers.Timer;
+import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A scheduler for virtual threads after the Go runtime's: per-carrier run queues with a runNext slot, an idle-carrier
@@ -61,11 +65,6 @@ public final class ShuttleScheduler implements AutoCloseable {
         return SystemScheduler.get();
     }
 
-    /** The executor the JDK sees as this scheduler; for the agent, which installs it as the JVM's default. */
-    Executor executor() {
-        return pool;
-    }
-
     /**
      * A builder of virtual threads scheduled by Shuttle. Each call returns a new builder.
      *
@@ -93,6 +92,44 @@ public final class ShuttleScheduler implements AutoCloseable {
      */
     public ExecutorService newVirtualThreadPerTaskExecutor() {
         return Executors.newThreadPerTaskExecutor(threadFactory());
+    }
+
+    /**
+     * Runs {@code task} in a new Shuttle virtual thread once {@code delay} has passed, like Go's
+     * {@code time.AfterFunc}. The timer lives in a carrier's timer heap; a carrier fires it, starting the thread.
+     *
+     * <ul>
+     *   <li>A delay of zero or less starts the thread at once, before this method returns.</li>
+     *   <li>{@link ScheduledFuture#cancel} before the timer fires prevents the thread, and returns true; after, it
+     *       returns false. {@code isDone()} and {@code get()} report the firing (the thread started), not the
+     *       task's completion: join the work through the task itself.</li>
+     *   <li>{@link #close()} cancels timers still pending: their futures report cancelled and their tasks never
+     *       start. A call racing with close either throws {@link RejectedExecutionException} or returns a future
+     *       that close cancelled.</li>
+     * </ul>
+     *
+     * @throws NullPointerException if {@code task} or {@code unit} is null
+     * @throws RejectedExecutionException if this scheduler is closed
+     * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
+     */
+    public ScheduledFuture<?> schedule(Runnable task, long delay, TimeUnit unit) {
+        Objects.requireNonNull(task, "task");
+        Objects.requireNonNull(unit, "unit");
+        JdkVirtualThreads.requireAvailable();
+        if (isClosed()) {
+            throw new RejectedExecutionException("Shuttle scheduler is closed");
+        }
+        Timer timer = new Timer(new ScheduledStart(task, pool), TimerService.deadlineAfter(delay, unit));
+        if (delay <= 0) {
+            timer.fire();
+            return timer;
+        }
+        pool.timers.arm(timer);
+        // Dekker with close(): it marks closed, then cancels pending starts; we armed, then look at closed.
+        if (isClosed() && timer.cancel(false)) {
+            throw new RejectedExecutionException("Shuttle scheduler is closed");
+        }
+        return timer;
     }
 
     /** The number of carriers. */
@@ -130,6 +167,7 @@ public final class ShuttleScheduler implements AutoCloseable {
                     + " itself; close it from another thread");
         }
         pool.threads.close();
+        pool.timers.cancelPendingStarts();
         if (!pool.threads.awaitAll()) {
             return;
         }

@@ -106,7 +106,7 @@ final class SystemScheduler {
         installed = scheduler;
         try {
             defaultScheduler.setAccessible(true);
-            defaultScheduler.set(null, scheduler.executor());
+            defaultScheduler.set(null, scheduler.pool());
         } catch (ReflectiveOperationException | RuntimeException e) {
             installed = null;
             scheduler.close();

@@ -219,7 +219,7 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
     // ---------------------------------------------------------------- internals
 
     /** Wrap-safe "{@code a} is strictly earlier than {@code b}", with {@link #NONE} latest of all. */
-    static boolean isEarlier(long a, long b) {
+    public static boolean isEarlier(long a, long b) {
         return a != NONE && (b == NONE || a - b < 0);
     }
 
@@ -293,7 +293,9 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
         Arrays.fill(timers, live, size, null);
         size = live;
         zombiesDropped(dropped);
-        for (int i = (size - 2) / ARITY; i >= 0; i--) {
+        // Heapify from the last parent down; (size - 2) / ARITY would truncate to 0 for an empty heap.
+        int lastParent = size >= 2 ? (size - 2) / ARITY : -1;
+        for (int i = lastParent; i >= 0; i--) {
             siftDown(i);
         }
     }

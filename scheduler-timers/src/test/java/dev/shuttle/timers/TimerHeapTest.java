@@ -57,6 +57,25 @@ class TimerHeapTest {
         assertEquals(TimerHeap.NONE, heap.earliestDeadline());
     }
 
+    @Test
+    void cleaningAHeapOfOnlyZombiesLeavesItEmpty() {
+        List<Timer> all = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Timer t = new Timer(() -> { }, 1_000 + i);
+            heap.add(t);
+            all.add(t);
+        }
+        for (Timer t : all) {
+            assertTrue(t.cancel(false));
+        }
+        assertEquals(0, heap.cancelIf(t -> true), "nothing left to cancel");
+        assertEquals(0, heap.size());
+        assertEquals(TimerHeap.NONE, heap.earliestDeadline());
+        Timer later = new Timer(() -> { }, 5);
+        heap.add(later);
+        assertSame(later, heap.peek(), "the emptied heap still works");
+    }
+
     /** Random add/remove/cancel/fire against a PriorityQueue model of the live timers. */
     @Test
     void randomInterleavingsMatchAPriorityQueueModel() {

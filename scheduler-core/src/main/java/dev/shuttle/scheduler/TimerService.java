@@ -1,0 +1,267 @@
+package dev.shuttle.scheduler;
+
+import dev.shuttle.timers.Timer;
+import dev.shuttle.timers.TimerHeap;
+import java.lang.System.Logger.Level;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+
+/**
+ * The carriers' timers: each carrier owns a {@link TimerHeap}; this class arms timers into them, fires expired ones
+ * from any heap, and keeps exactly one idle carrier, the watcher, asleep with a timeout for the earliest deadline
+ * (Go's netpoller blocked with {@code pollUntil}, seeds 002 and 004).
+ *
+ * <p>Arming. A virtual thread's timed park arrives on the carrier that runs it (JDK 25 calls
+ * {@code ForkJoinPool.schedule} from the carrier as the thread unmounts); the timer goes straight into that
+ * carrier's heap. From any other thread, a timer goes to a random carrier's inbox. Then {@link #armed} makes sure a
+ * carrier will be awake for the deadline: if it is earlier than what the watcher sleeps toward, the watcher is
+ * unparked to sleep less; with no watcher, an idle carrier is woken (and will become the watcher when it parks). A
+ * busy carrier needs no wake-up for its own timers: it checks its heap every scheduling tick.
+ *
+ * <p>The watcher race. The watcher publishes {@code watchUntil}, then re-reads every heap's earliest deadline,
+ * then parks; an arming thread publishes the deadline in a heap, then reads {@code watchUntil}. All volatile, so
+ * either the watcher's re-read sees the new timer or the arming thread sees the published {@code watchUntil} and
+ * unparks it. With no watcher the arming thread wakes an idle carrier; a carrier on its way to park reads the heaps
+ * only after publishing its idle bit, so one of the two sees the other (the park-versus-submit argument of the
+ * package documentation, with the heap in place of the queue).
+ *
+ * <p>Firing. A carrier fires its own expired timers before picking a task; a carrier out of work fires expired
+ * timers of any carrier (stealing, exactly as it steals tasks), so a carrier busy in one long virtual thread does
+ * not delay its timers. Heap locks are only tried, never waited for; a timer's state CAS makes it fire once.
+ * Timer actions unpark virtual threads, which then queue on the firing carrier like any other wake-up.
+ */
+final class TimerService {
+    private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
+    /** Timers fired per heap visit: bounds how long one carrier holds a heap's lock. */
+    private static final int FIRE_BATCH = 64;
+    private static final int NO_WATCHER = -1;
+    private static final VarHandle WATCHER;
+
+    static {
+        try {
+            WATCHER = MethodHandles.lookup().findVarHandle(TimerService.class, "watcher", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final CarrierPool pool;
+    private final Consumer<Throwable> onError = e ->
+            LOG.log(Level.ERROR, "a timer's action failed; timers keep firing", e);
+    /** The idle carrier parked with a timeout for the earliest deadline, or {@link #NO_WATCHER}. */
+    private volatile int watcher = NO_WATCHER;
+    /** What the watcher sleeps toward; {@link TimerHeap#NONE} when there is no watcher. */
+    private volatile long watchUntil = TimerHeap.NONE;
+
+    TimerService(CarrierPool pool) {
+        this.pool = pool;
+    }
+
+    /** A timer for {@code action} after {@code delay}, armed on the calling carrier's heap when it is one of ours. */
+    Timer schedule(Runnable action, long delay, TimeUnit unit) {
+        Objects.requireNonNull(action, "action");
+        Objects.requireNonNull(unit, "unit");
+        Timer timer = new Timer(action, deadlineAfter(delay, unit));
+        arm(timer);
+        return timer;
+    }
+
+    /** {@code nanoTime() + delay}, saturated so that a huge delay is "never" rather than a wrapped past deadline. */
+    static long deadlineAfter(long delay, TimeUnit unit) {
+        long now = System.nanoTime();
+        long nanos = unit.toNanos(Math.max(delay, 0));
+        long deadline = now + nanos;
+        return deadline - now < 0 || deadline == TimerHeap.NONE ? TimerHeap.NONE - 1 : deadline;
+    }
+
+    void arm(Timer timer) {
+        Thread carrier = JdkVirtualThreads.currentCarrier();
+        if (carrier instanceof Carrier c && c.pool == pool) {
+            TimerHeap heap = c.timers;
+            if (heap.tryLock()) {
+                try {
+                    heap.add(timer);
+                } finally {
+                    heap.unlock();
+                }
+            } else {
+                heap.arm(timer);
+            }
+        } else {
+            Carrier[] all = pool.carriers;
+            all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
+        }
+        armed(timer.deadline(), carrier instanceof Carrier c && c.pool == pool);
+    }
+
+    /** Makes sure some carrier is awake by {@code deadline}; see the class comment. */
+    private void armed(long deadline, boolean onCarrier) {
+        if (!TimerHeap.isEarlier(deadline, watchUntil)) {
+            return;
+        }
+        int w = watcher;
+        if (w != NO_WATCHER) {
+            LockSupport.unpark(pool.carriers[w]);
+        } else if (!onCarrier || pool.idle.count() > 0) {
+            pool.wakep();
+        }
+    }
+
+    /** The earliest deadline in any carrier's heap: O(parallelism), paid only on the way to park. */
+    long earliest() {
+        long min = TimerHeap.NONE;
+        for (Carrier c : pool.carriers) {
+            long d = c.timers.earliestDeadline();
+            if (TimerHeap.isEarlier(d, min)) {
+                min = d;
+            }
+        }
+        return min;
+    }
+
+    /** Owner: fires this carrier's expired timers, if any; cheap when none is due. */
+    int fireOwn(Carrier self) {
+        long due = self.timers.earliestDeadline();
+        if (due == TimerHeap.NONE) {
+            return 0;
+        }
+        long now = System.nanoTime();
+        return due - now <= 0 ? fire(self.timers, now) : 0;
+    }
+
+    /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
+    int fireAnyExpired() {
+        long now = System.nanoTime();
+        int fired = 0;
+        for (Carrier c : pool.carriers) {
+            long due = c.timers.earliestDeadline();
+            if (due != TimerHeap.NONE && due - now <= 0) {
+                fired += fire(c.timers, now);
+            }
+        }
+        return fired;
+    }
+
+    private int fire(TimerHeap heap, long now) {
+        if (!heap.tryLock()) {
+            return 0;
+        }
+        try {
+            return heap.fireExpired(now, FIRE_BATCH, onError);
+        } finally {
+            heap.unlock();
+        }
+    }
+
+    /**
+     * An idle carrier's sleep. With no timer pending it parks until unparked. Otherwise it tries to become the
+     * watcher and parks until the earliest deadline; if another carrier watches an earlier or equal deadline it
+     * parks without timeout. Returns when unparked or when the deadline passed, telling whether it was the watcher;
+     * the caller re-checks its idle bit.
+     */
+    boolean sleep(Carrier self) {
+        long until = earliest();
+        if (until == TimerHeap.NONE || !becomeWatcher(self.index, until)) {
+            LockSupport.park(pool);
+            return false;
+        }
+        try {
+            long again = earliest();
+            if (TimerHeap.isEarlier(again, until)) {
+                until = again;
+                watchUntil = until;
+            }
+            long delay = until - System.nanoTime();
+            if (delay > 0) {
+                LockSupport.parkNanos(pool, delay);
+            }
+        } finally {
+            stopWatching(self.index);
+        }
+        return true;
+    }
+
+    /** True if the deadline for timers is now due: the sleeping carrier must get up and fire them. */
+    boolean due() {
+        long until = earliest();
+        return until != TimerHeap.NONE && until - System.nanoTime() <= 0;
+    }
+
+    private boolean becomeWatcher(int index, long until) {
+        int w = watcher;
+        if (w == NO_WATCHER) {
+            if (WATCHER.compareAndSet(this, NO_WATCHER, index)) {
+                watchUntil = until;
+                return true;
+            }
+            return false;
+        }
+        if (TimerHeap.isEarlier(until, watchUntil)) {
+            // The watcher sleeps too long for this deadline (it parked before the timer was armed and the arming
+            // thread's unpark is still on its way, or was absorbed): nudge it to re-compute.
+            LockSupport.unpark(pool.carriers[w]);
+        }
+        return false;
+    }
+
+    private void stopWatching(int index) {
+        if (watcher == index) {
+            watchUntil = TimerHeap.NONE;
+            watcher = NO_WATCHER;
+        }
+    }
+
+    /**
+     * A carrier that was the watcher left the idle set to run work: timers may still be pending with nobody
+     * sleeping toward them. Unpark another idle carrier (without taking its bit) so that it re-computes its sleep
+     * and takes over the watch.
+     */
+    void handOffWatch(Carrier leaving) {
+        if (earliest() == TimerHeap.NONE || pool.idle.count() == 0) {
+            return;
+        }
+        IdleSet idle = pool.idle;
+        for (int w = 0; w < idle.wordCount(); w++) {
+            long idleBits = ~idle.busyWord(w) & (w == idle.wordCount() - 1 ? lastWordMask(idle) : -1L);
+            while (idleBits != 0) {
+                int i = (w << 6) + Long.numberOfTrailingZeros(idleBits);
+                idleBits &= idleBits - 1;
+                if (i != leaving.index) {
+                    LockSupport.unpark(pool.carriers[i]);
+                    return;
+                }
+            }
+        }
+    }
+
+    private static long lastWordMask(IdleSet idle) {
+        int rem = idle.size() & 63;
+        return rem == 0 ? -1L : (1L << rem) - 1;
+    }
+
+    /**
+     * At close: cancels every pending timer that would start a new virtual thread ({@code ShuttleScheduler.schedule}).
+     * Timers of live threads' timed parks stay: those threads must still wake. Waits out a busy heap lock briefly.
+     */
+    int cancelPendingStarts() {
+        int cancelled = 0;
+        for (Carrier c : pool.carriers) {
+            TimerHeap heap = c.timers;
+            while (!heap.tryLock()) {
+                Thread.onSpinWait();
+            }
+            try {
+                cancelled += heap.cancelIf(t -> t.action() instanceof ScheduledStart);
+            } finally {
+                heap.unlock();
+            }
+        }
+        return cancelled;
+    }
+
+}

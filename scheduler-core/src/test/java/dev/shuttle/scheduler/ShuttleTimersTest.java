@@ -1,0 +1,303 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Timed parks and {@code schedule} served by the carriers' own timer heaps. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ShuttleTimersTest {
+    /** Generous: these run beside other builds on a 2-core machine; latency goals are checked by JMH. */
+    private static final long LATE_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    @Test
+    void sleepsOfManyLengthsAreNeverEarlyAndLateByABoundedAmount() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            long[] millis = {1, 2, 3, 5, 8, 13, 21, 34, 55};
+            List<Thread> threads = new ArrayList<>();
+            List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+            for (int copy = 0; copy < 20; copy++) {
+                for (long ms : millis) {
+                    threads.add(shuttle.ofVirtual().start(() -> {
+                        long start = System.nanoTime();
+                        try {
+                            Thread.sleep(ms);
+                        } catch (InterruptedException e) {
+                            failures.add("interrupted");
+                        }
+                        long late = System.nanoTime() - start - TimeUnit.MILLISECONDS.toNanos(ms);
+                        if (late < 0 || late > LATE_BOUND_NANOS) {
+                            failures.add(ms + " ms sleep off by " + late + " ns");
+                        }
+                    }));
+                }
+            }
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(List.of(), failures);
+        }
+    }
+
+    @Test
+    void timersFireInDeadlineOrderOnACarrier() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            int n = 100_000;
+            int[] firingOrder = new int[n];
+            AtomicInteger fired = new AtomicInteger();
+            CountDownLatch all = new CountDownLatch(n);
+            long[] deadlines = new long[n];
+            // Armed from a virtual thread on the only carrier: every timer lands in that carrier's heap, and the
+            // carrier alone fires them. Each action records its index; deadlines are read from the futures.
+            shuttle.ofVirtual().start(() -> {
+                SplittableRandom random = new SplittableRandom(42);
+                for (int i = 0; i < n; i++) {
+                    int me = i;
+                    ScheduledFuture<?> f = shuttle.pool().schedule(() -> {
+                        firingOrder[fired.getAndIncrement()] = me;
+                        all.countDown();
+                    }, random.nextLong(TimeUnit.MILLISECONDS.toNanos(200)), TimeUnit.NANOSECONDS);
+                    deadlines[i] = ((dev.shuttle.timers.Timer) f).deadline();
+                }
+            }).join();
+            assertTrue(all.await(30, TimeUnit.SECONDS), "timers lost: " + all.getCount());
+            for (int i = 1; i < n; i++) {
+                assertTrue(deadlines[firingOrder[i - 1]] - deadlines[firingOrder[i]] <= 0,
+                        "timer " + firingOrder[i] + " fired after a later one");
+            }
+        }
+    }
+
+    @Test
+    void scheduleRunsTheTaskInAShuttleVirtualThreadAfterTheDelay() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            AtomicReference<String> ranOn = new AtomicReference<>();
+            AtomicLong ranAt = new AtomicLong();
+            CountDownLatch ran = new CountDownLatch(1);
+            long start = System.nanoTime();
+            ScheduledFuture<?> f = shuttle.schedule(() -> {
+                ranAt.set(System.nanoTime());
+                ranOn.set(Thread.currentThread().toString());
+                ran.countDown();
+            }, 30, TimeUnit.MILLISECONDS);
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            assertTrue(ranAt.get() - start >= TimeUnit.MILLISECONDS.toNanos(30), "ran early");
+            assertTrue(ranOn.get().contains("@shuttle-carrier-"), ranOn.get());
+            f.get(5, TimeUnit.SECONDS);
+            assertTrue(f.isDone());
+            assertFalse(f.cancel(false), "cancel after firing reports that it was too late");
+            assertFalse(f.isCancelled());
+        }
+    }
+
+    @Test
+    void cancelBeforeFiringPreventsTheTask() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledFuture<?> f = shuttle.schedule(runs::incrementAndGet, 50, TimeUnit.MILLISECONDS);
+            assertTrue(f.cancel(false));
+            assertTrue(f.isCancelled());
+            assertThrows(CancellationException.class, f::get);
+            Thread.sleep(150);
+            assertEquals(0, runs.get());
+        }
+    }
+
+    @Test
+    void zeroAndNegativeDelaysStartTheTaskAtOnce() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            CountDownLatch ran = new CountDownLatch(2);
+            assertTrue(shuttle.schedule(ran::countDown, 0, TimeUnit.SECONDS).isDone());
+            assertTrue(shuttle.schedule(ran::countDown, -5, TimeUnit.DAYS).isDone());
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    void scheduleRejectsNullsAndAClosedScheduler() {
+        ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build();
+        assertThrows(NullPointerException.class, () -> shuttle.schedule(null, 1, TimeUnit.SECONDS));
+        assertThrows(NullPointerException.class, () -> shuttle.schedule(() -> { }, 1, null));
+        shuttle.close();
+        assertThrows(RejectedExecutionException.class, () -> shuttle.schedule(() -> { }, 1, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void closeCancelsPendingScheduledTasksButWakesSleepingThreads() throws Exception {
+        ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build();
+        AtomicInteger ran = new AtomicInteger();
+        ScheduledFuture<?> pending = shuttle.schedule(ran::incrementAndGet, 10, TimeUnit.SECONDS);
+        AtomicInteger woke = new AtomicInteger();
+        Thread sleeper = shuttle.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(100);
+                woke.incrementAndGet();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        });
+        long start = System.nanoTime();
+        shuttle.close();
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "close waited for a cancelled timer");
+        assertTrue(pending.isCancelled());
+        assertEquals(0, ran.get());
+        assertEquals(1, woke.get(), "a started thread's sleep still ends during close");
+        assertFalse(sleeper.isAlive());
+    }
+
+    @Test
+    void anIdleCarrierFiresTheTimersOfABusyOne() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            for (int attempt = 0; attempt < 50; attempt++) {
+                AtomicReference<String> sleeperCarrier = new AtomicReference<>();
+                AtomicReference<String> spinnerCarrier = new AtomicReference<>();
+                AtomicLong wokeAfter = new AtomicLong();
+                CountDownLatch done = new CountDownLatch(1);
+                Thread parent = shuttle.ofVirtual().start(() -> {
+                    Thread sleeper = Thread.ofVirtual().start(() -> {
+                        sleeperCarrier.set(carrierName());
+                        long start = System.nanoTime();
+                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+                        wokeAfter.set(System.nanoTime() - start);
+                        done.countDown();
+                    });
+                    // Keep this carrier busy, without parking, well past the sleeper's deadline.
+                    spinnerCarrier.set(carrierName());
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+                    while (System.nanoTime() < until && done.getCount() > 0) {
+                        Thread.onSpinWait();
+                    }
+                    joinQuietly(sleeper);
+                });
+                parent.join();
+                if (sleeperCarrier.get().equals(spinnerCarrier.get())) {
+                    assertTrue(wokeAfter.get() < TimeUnit.MILLISECONDS.toNanos(200),
+                            "the busy carrier's timer waited for it: " + wokeAfter.get() + " ns");
+                    return;
+                }
+            }
+            throw new AssertionError("the sleeper never shared a carrier with the spinner; nothing was tested");
+        }
+    }
+
+    private static String carrierName() {
+        String s = Thread.currentThread().toString();
+        return s.substring(s.indexOf('@') + 1);
+    }
+
+    private static void joinQuietly(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void timedWaitRacingNotifyEndsEachWaitOnce() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            Object monitor = new Object();
+            int rounds = 2_000;
+            AtomicInteger returned = new AtomicInteger();
+            for (int i = 0; i < rounds; i++) {
+                CountDownLatch waiting = new CountDownLatch(1);
+                Thread waiter = shuttle.ofVirtual().start(() -> {
+                    synchronized (monitor) {
+                        waiting.countDown();
+                        try {
+                            monitor.wait(1);
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    returned.incrementAndGet();
+                });
+                waiting.await();
+                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(900 + (i % 200)));
+                synchronized (monitor) {
+                    monitor.notifyAll();
+                }
+                waiter.join();
+            }
+            assertEquals(rounds, returned.get());
+        }
+    }
+
+    @Test
+    void timedBlockingCallsTimeOutOnShuttle() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            AtomicReference<Object> polled = new AtomicReference<>("unset");
+            AtomicLong took = new AtomicLong();
+            shuttle.ofVirtual().start(() -> {
+                long start = System.nanoTime();
+                try {
+                    polled.set(new ArrayBlockingQueue<Integer>(1).poll(20, TimeUnit.MILLISECONDS));
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                took.set(System.nanoTime() - start);
+            }).join();
+            assertEquals(null, polled.get());
+            assertTrue(took.get() >= TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /** Prints the JVM's thread names after every kind of timed park on Shuttle, in a JVM with no other work. */
+    public static final class ThreadListProbe {
+        public static void main(String[] args) throws Exception {
+            try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+                shuttle.ofVirtual().start(() -> {
+                    try {
+                        Thread.sleep(5);
+                        LockSupport.parkNanos(1_000_000);
+                        Object o = new Object();
+                        synchronized (o) {
+                            o.wait(2);
+                        }
+                        new ArrayBlockingQueue<Integer>(1).poll(2, TimeUnit.MILLISECONDS);
+                        Thread.ofVirtual().start(() -> { }).join(java.time.Duration.ofMillis(50));
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }).join();
+                shuttle.schedule(() -> { }, 1, TimeUnit.MILLISECONDS).get();
+                for (Thread t : Thread.getAllStackTraces().keySet()) {
+                    System.out.println(t.getName());
+                }
+            }
+        }
+    }
+
+    @Test
+    void noJdkTimerThreadIsEverStarted() throws Exception {
+        String java = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder(java, "--add-opens", "java.base/java.lang=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), ThreadListProbe.class.getName())
+                .redirectErrorStream(true)
+                .start();
+        assertTrue(p.waitFor(30, TimeUnit.SECONDS), "probe JVM hung");
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), out);
+        assertTrue(out.contains("shuttle-carrier-0"), out);
+        assertFalse(out.contains("VirtualThread-unparker"), out);
+        assertFalse(out.contains("delayScheduler"), out);
+    }
+}
