@@ -61,6 +61,7 @@ final class Carrier extends Thread {
 
     @Override
     public void run() {
+        TimerSlack.lowerForCurrentThread();
         while (!pool.isStopping()) {
             Runnable task;
             try {
