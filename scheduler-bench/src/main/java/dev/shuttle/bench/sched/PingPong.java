@@ -2,10 +2,10 @@ package dev.shuttle.bench.sched;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.Signal;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ThreadFactory;
 import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,13 +40,13 @@ public class PingPong {
     public String scheduler;
 
     private Schedulers schedulers;
-    private ThreadFactory factory;
+    private VirtualTasks tasks;
     private final Histogram roundTrips = new Histogram(3);
 
     @Setup(Level.Trial)
     public void open() {
         schedulers = Schedulers.open(scheduler, 0);
-        factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
     }
 
     @TearDown(Level.Trial)
@@ -59,13 +59,13 @@ public class PingPong {
     public void roundTrip(LatencyStats latency) throws InterruptedException {
         Signal ping = new Signal();
         Signal pong = new Signal();
-        Thread b = factory.newThread(() -> {
+        Thread b = tasks.newThread(() -> {
             for (int i = 0; i < ROUND_TRIPS; i++) {
                 ping.await();
                 pong.send();
             }
         });
-        Thread a = factory.newThread(() -> {
+        Thread a = tasks.newThread(() -> {
             for (int i = 0; i < ROUND_TRIPS; i++) {
                 long start = System.nanoTime();
                 ping.send();
@@ -77,8 +77,8 @@ public class PingPong {
         pong.receiver(a);
         b.start();
         a.start();
-        a.join();
-        b.join();
+        tasks.join(a);
+        tasks.join(b);
         if (ping.sent() != ROUND_TRIPS || pong.sent() != ROUND_TRIPS) {
             throw new AssertionError("turns did not alternate: ping " + ping.sent() + ", pong " + pong.sent());
         }

@@ -2,7 +2,7 @@ package dev.shuttle.bench.sched;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
-import java.util.concurrent.ThreadFactory;
+import dev.shuttle.bench.VirtualTasks;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -40,7 +40,7 @@ public class Skynet {
     public int size;
 
     private Schedulers schedulers;
-    private ThreadFactory factory;
+    private VirtualTasks tasks;
 
     @Setup(Level.Trial)
     public void open() {
@@ -52,7 +52,7 @@ public class Skynet {
             throw new IllegalArgumentException("size must be a power of " + BRANCHING + ", not " + size);
         }
         schedulers = Schedulers.open(scheduler, 0);
-        factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
     }
 
     @TearDown(Level.Trial)
@@ -63,9 +63,7 @@ public class Skynet {
     @Benchmark
     public long tree() throws InterruptedException {
         long[] result = new long[1];
-        Thread root = factory.newThread(() -> result[0] = node(0, size));
-        root.start();
-        root.join();
+        tasks.join(tasks.start(() -> result[0] = node(0, size)));
         long expected = (long) size * (size - 1) / 2;
         if (result[0] != expected) {
             throw new AssertionError("skynet sum " + result[0] + ", expected " + expected);
@@ -82,25 +80,13 @@ public class Skynet {
         Thread[] children = new Thread[BRANCHING];
         for (int i = 0; i < BRANCHING; i++) {
             int slot = i;
-            children[i] = factory.newThread(() -> sums[slot] = node(first + (long) slot * childLeaves, childLeaves));
-            children[i].start();
+            children[i] = tasks.start(() -> sums[slot] = node(first + (long) slot * childLeaves, childLeaves));
         }
         long sum = 0;
         for (int i = 0; i < BRANCHING; i++) {
-            joinUninterruptibly(children[i]);
+            VirtualTasks.joinUninterruptibly(children[i]);
             sum += sums[i];
         }
         return sum;
-    }
-
-    private static void joinUninterruptibly(Thread thread) {
-        while (true) {
-            try {
-                thread.join();
-                return;
-            } catch (InterruptedException e) {
-                // Nothing interrupts these threads; keep waiting so the sum stays complete.
-            }
-        }
     }
 }

@@ -2,11 +2,11 @@ package dev.shuttle.bench.sched;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.CpuStats;
 import dev.shuttle.bench.metrics.ProcessCpu;
 import dev.shuttle.bench.metrics.Signal;
 import dev.shuttle.bench.metrics.Spin;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -54,12 +54,12 @@ public class Wakeup {
     public int delayUs;
 
     private Schedulers schedulers;
-    private ThreadFactory factory;
+    private VirtualTasks tasks;
 
     @Setup(Level.Trial)
     public void open() {
         schedulers = Schedulers.open(scheduler, parallelism);
-        factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
     }
 
     @TearDown(Level.Trial)
@@ -73,7 +73,7 @@ public class Wakeup {
         long delay = TimeUnit.MICROSECONDS.toNanos(delayUs);
         Signal ping = new Signal();
         Signal pong = new Signal();
-        Thread first = factory.newThread(() -> {
+        Thread first = tasks.newThread(() -> {
             for (int i = 0; i < ITERATIONS; i++) {
                 Spin.forNanos(delay + WAKE_DELAY_NANOS);
                 ping.send();
@@ -81,7 +81,7 @@ public class Wakeup {
                 pong.await();
             }
         });
-        Thread second = factory.newThread(() -> {
+        Thread second = tasks.newThread(() -> {
             for (int i = 0; i < ITERATIONS; i++) {
                 Spin.forNanos(delay);
                 ping.await();
@@ -95,8 +95,8 @@ public class Wakeup {
         long wall0 = System.nanoTime();
         second.start();
         first.start();
-        first.join();
-        second.join();
+        tasks.join(first);
+        tasks.join(second);
         cpu.add(ProcessCpu.nanos() - cpu0, System.nanoTime() - wall0, ITERATIONS);
     }
 }

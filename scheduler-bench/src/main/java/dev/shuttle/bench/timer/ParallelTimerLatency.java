@@ -2,9 +2,9 @@ package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.Spin;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Go's BenchmarkParallelTimerLatency (seed 002). One round: a driver virtual thread starts one timer thread per
  * other carrier and then spins, keeping its own carrier busy; each timer thread takes its deadline (now + 1 ms),
  * parks until then and records its lateness (wake time minus deadline), then spins until every timer of the round
- * fired, as Go's AfterFunc callbacks do. The driver spins 1 ms more so carriers go idle before the next round, so
+ * fired, as Go's AfterFunc callbacks do. The driver waits for the timer threads to end and spins 1 ms more so carriers go idle before the next round, so
  * every timer must wake an idle carrier. Secondary results: lateness percentiles ({@code mean_us} is Go's
  * avg-late-ns, {@code max_us} its max-late-ns). Needs at least 2 carriers, as Go's needs GOMAXPROCS 2.
  */
@@ -44,7 +44,7 @@ public class ParallelTimerLatency {
     public String scheduler;
 
     private Schedulers schedulers;
-    private ThreadFactory factory;
+    private VirtualTasks tasks;
     private int timerCount;
     private final AtomicInteger fired = new AtomicInteger();
 
@@ -55,7 +55,7 @@ public class ParallelTimerLatency {
             schedulers.close();
             throw new IllegalStateException("ParallelTimerLatency needs at least 2 carriers");
         }
-        factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
         timerCount = schedulers.parallelism() - 1;
     }
 
@@ -73,16 +73,20 @@ public class ParallelTimerLatency {
             fired.incrementAndGet();
             Spin.until(this::allFired, ROUND_TIMEOUT_NANOS, "the other timers of the round");
         };
-        Thread driver = factory.newThread(() -> {
+        Thread driver = tasks.start(() -> {
             fired.set(0);
+            Thread[] timers = new Thread[timerCount];
             for (int i = 0; i < timerCount; i++) {
-                factory.newThread(timer).start();
+                timers[i] = tasks.start(timer);
             }
             Spin.until(this::allFired, ROUND_TIMEOUT_NANOS, "the round's timers to fire");
+            // Go's wg.Wait: no timer of this round may still be running when the next round resets the count.
+            for (Thread t : timers) {
+                VirtualTasks.joinUninterruptibly(t);
+            }
             Spin.forNanos(DELAY_NANOS);
         });
-        driver.start();
-        driver.join();
+        tasks.join(driver);
     }
 
     private boolean allFired() {

@@ -2,8 +2,8 @@ package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,12 +37,12 @@ public class Sleep {
     public String scheduler;
 
     private Schedulers schedulers;
-    private ThreadFactory factory;
+    private VirtualTasks tasks;
 
     @Setup(Level.Trial)
     public void open() {
         schedulers = Schedulers.open(scheduler, 0);
-        factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
     }
 
     @TearDown(Level.Trial)
@@ -58,12 +58,14 @@ public class Sleep {
                 Thread.sleep(0, 1);
             } catch (InterruptedException e) {
                 throw new IllegalStateException("nothing interrupts the sleepers", e);
+            } finally {
+                done.countDown();
             }
-            done.countDown();
         };
         for (int i = 0; i < THREADS; i++) {
-            factory.newThread(sleeper).start();
+            tasks.start(sleeper);
         }
         done.await();
+        tasks.check();
     }
 }

@@ -2,9 +2,9 @@ package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.Spin;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,7 +45,7 @@ public class StaggeredTickerLatency {
     public String load;
 
     private Schedulers schedulers;
-    private ThreadFactory factory;
+    private VirtualTasks tasks;
     private long workNanos;
     private int tickers;
 
@@ -58,7 +58,7 @@ public class StaggeredTickerLatency {
             default -> throw new IllegalArgumentException("load work must be 300us or 2ms: " + load);
         };
         schedulers = Schedulers.open(scheduler, 0);
-        factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
         tickers = schedulers.parallelism() * Integer.parseInt(parts[1]);
     }
 
@@ -70,24 +70,18 @@ public class StaggeredTickerLatency {
     @Benchmark
     public void tick(LatencyStats lateness) throws InterruptedException {
         long stagger = PERIOD_NANOS / schedulers.parallelism();
-        Thread driver = factory.newThread(() -> {
+        Thread driver = tasks.start(() -> {
             Thread[] started = new Thread[tickers];
             for (int i = 0; i < tickers; i++) {
                 Spin.forNanos(stagger);
                 long firstDue = System.nanoTime() + PERIOD_NANOS;
-                started[i] = factory.newThread(() -> ticker(firstDue, lateness));
-                started[i].start();
+                started[i] = tasks.start(() -> ticker(firstDue, lateness));
             }
             for (Thread t : started) {
-                try {
-                    t.join();
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException("nothing interrupts the driver", e);
-                }
+                VirtualTasks.joinUninterruptibly(t);
             }
         });
-        driver.start();
-        driver.join();
+        tasks.join(driver);
     }
 
     private void ticker(long firstDue, LatencyStats lateness) {

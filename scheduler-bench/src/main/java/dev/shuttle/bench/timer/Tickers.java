@@ -2,10 +2,10 @@ package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.CpuStats;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.ProcessCpu;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -48,6 +48,7 @@ public class Tickers {
     public int threads;
 
     private Schedulers schedulers;
+    private VirtualTasks tasks;
     private Thread[] sleepers;
     private volatile boolean running;
     private final LongAdder wakeups = new LongAdder();
@@ -57,12 +58,11 @@ public class Tickers {
     @Setup(Level.Trial)
     public void start() {
         schedulers = Schedulers.open(scheduler, 0);
-        ThreadFactory factory = schedulers.ofVirtual().factory();
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
         running = true;
         sleepers = new Thread[threads];
         for (int i = 0; i < threads; i++) {
-            sleepers[i] = factory.newThread(this::sleepLoop);
-            sleepers[i].start();
+            sleepers[i] = tasks.start(this::sleepLoop);
         }
     }
 
@@ -88,7 +88,7 @@ public class Tickers {
     public void stop() throws InterruptedException {
         running = false;
         for (Thread t : sleepers) {
-            t.join();
+            tasks.join(t);
         }
         schedulers.close();
     }
@@ -102,5 +102,6 @@ public class Tickers {
         cpu.add(ProcessCpu.nanos() - cpu0, System.nanoTime() - wall0, wakeups.sum() - wake0);
         interval = lateness.getIntervalHistogram(interval);
         latency.add(interval);
+        tasks.check();
     }
 }
