@@ -51,6 +51,18 @@ public final class ComparisonTable {
                     pair[0] == null ? null : pair[0].value(), pair[1] == null ? null : pair[1].value(),
                     any.higherIsBetter()));
         }
+        List<String> groups = rows.stream().map(r -> r.benchmark() + '|' + r.params()).distinct().toList();
+        rows.sort(java.util.Comparator.comparingInt((Row r) -> groups.indexOf(r.benchmark() + '|' + r.params()))
+                .thenComparingInt(r -> rank(r.metric())));
+    }
+
+    /** The order metrics are listed in within one benchmark: score, the percentiles in order, then the rest. */
+    private static final List<String> METRIC_ORDER = List.of(Measurement.SCORE, "p50_us", "p99_us", "p999_us",
+            "max_us", "mean_us", "cpu_us_per_op", "ops_per_s", "cores_used");
+
+    private static int rank(String metric) {
+        int i = METRIC_ORDER.indexOf(metric);
+        return i < 0 ? METRIC_ORDER.size() : i;
     }
 
     public List<Row> rows() {
