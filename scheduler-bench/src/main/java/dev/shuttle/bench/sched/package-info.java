@@ -1,0 +1,7 @@
+/**
+ * Scheduling benchmarks: {@link dev.shuttle.bench.sched.PingPong} (park/unpark round trip between two virtual
+ * threads; latency percentiles), {@link dev.shuttle.bench.sched.Skynet} (1M-thread fan-out tree, branching 10, sum
+ * checked) and {@link dev.shuttle.bench.sched.Wakeup} (Go's WakeupParallel, seed 001: CPU per block/wake pair as
+ * parallelism grows past the cores).
+ */
+package dev.shuttle.bench.sched;

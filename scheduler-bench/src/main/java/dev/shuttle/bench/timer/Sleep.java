@@ -1,0 +1,71 @@
+package dev.shuttle.bench.timer;
+
+import dev.shuttle.bench.BenchJvm;
+import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Go's BenchmarkSleep1000: start {@value #THREADS} virtual threads that each sleep one nanosecond (a timed park
+ * through the scheduler's timer path) and wait for all of them. Score: µs per batch of {@value #THREADS}, as Go
+ * reports it.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW})
+@State(Scope.Benchmark)
+public class Sleep {
+    static final int THREADS = 1_000;
+
+    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
+    public String scheduler;
+
+    private Schedulers schedulers;
+    private VirtualTasks tasks;
+
+    @Setup(Level.Trial)
+    public void open() {
+        schedulers = Schedulers.open(scheduler, 0);
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        schedulers.close();
+    }
+
+    @Benchmark
+    public void sleep1000() throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(THREADS);
+        Runnable sleeper = () -> {
+            try {
+                Thread.sleep(0, 1);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException("nothing interrupts the sleepers", e);
+            } finally {
+                done.countDown();
+            }
+        };
+        for (int i = 0; i < THREADS; i++) {
+            tasks.start(sleeper);
+        }
+        done.await();
+        tasks.check();
+    }
+}

@@ -1,0 +1,96 @@
+package dev.shuttle.bench.timer;
+
+import dev.shuttle.bench.BenchJvm;
+import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.VirtualTasks;
+import dev.shuttle.bench.metrics.LatencyStats;
+import dev.shuttle.bench.metrics.Spin;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Go's BenchmarkStaggeredTickerLatency (seed 002): tickers with a 3 ms period, started 3 ms / carriers apart, each
+ * doing CPU-bound work after every tick. {@code load} is {@code work/tickersPerCarrier}, exactly Go's cases: work
+ * 300 µs with 1 to 10 tickers per carrier, and 2 ms with 1 (Go stops where the work would exceed the period). One
+ * operation runs every ticker for {@value #TICKS} ticks. Lateness of a tick = wake time minus its due time, due
+ * times advancing by the period as Go's {@code expectedWakeup} does.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 1, time = 1)
+@Measurement(iterations = 3, time = 2)
+@Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW})
+@State(Scope.Benchmark)
+public class StaggeredTickerLatency {
+    static final int TICKS = 20;
+    static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(3);
+
+    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
+    public String scheduler;
+
+    @Param({"300us/1", "300us/2", "300us/3", "300us/4", "300us/5", "300us/6", "300us/7", "300us/8", "300us/9",
+            "300us/10", "2ms/1"})
+    public String load;
+
+    private Schedulers schedulers;
+    private VirtualTasks tasks;
+    private long workNanos;
+    private int tickers;
+
+    @Setup(Level.Trial)
+    public void open() {
+        String[] parts = load.split("/");
+        workNanos = switch (parts[0]) {
+            case "300us" -> TimeUnit.MICROSECONDS.toNanos(300);
+            case "2ms" -> TimeUnit.MILLISECONDS.toNanos(2);
+            default -> throw new IllegalArgumentException("load work must be 300us or 2ms: " + load);
+        };
+        schedulers = Schedulers.open(scheduler, 0);
+        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
+        tickers = schedulers.parallelism() * Integer.parseInt(parts[1]);
+    }
+
+    @TearDown(Level.Trial)
+    public void close() {
+        schedulers.close();
+    }
+
+    @Benchmark
+    public void tick(LatencyStats lateness) throws InterruptedException {
+        long stagger = PERIOD_NANOS / schedulers.parallelism();
+        Thread driver = tasks.start(() -> {
+            Thread[] started = new Thread[tickers];
+            for (int i = 0; i < tickers; i++) {
+                Spin.forNanos(stagger);
+                long firstDue = System.nanoTime() + PERIOD_NANOS;
+                started[i] = tasks.start(() -> ticker(firstDue, lateness));
+            }
+            for (Thread t : started) {
+                VirtualTasks.joinUninterruptibly(t);
+            }
+        });
+        tasks.join(driver);
+    }
+
+    private void ticker(long firstDue, LatencyStats lateness) {
+        long due = firstDue;
+        for (int c = 0; c < TICKS; c++) {
+            ParallelTimerLatency.sleepUntil(due);
+            lateness.record(System.nanoTime() - due);
+            due += PERIOD_NANOS;
+            Spin.forNanos(workNanos);
+        }
+    }
+}
