@@ -96,22 +96,16 @@ final class Carrier extends Thread {
     }
 
     /**
-     * Queues a task submitted on this carrier. Returns whether other carriers should be woken to share it: not
-     * when it only went into runNext, which this carrier runs next (waking a carrier for it would make every
-     * producer/consumer hand-off cost an OS wake-up).
+     * Queues a task submitted on this carrier: into runNext, or at the tail when the carrier's own thread
+     * re-submits itself. The caller then wakes a searcher even for a runNext-only hand-off (Go's {@code ready}
+     * does too): if this carrier stays busy in its current task, the searcher takes runNext once it sees the
+     * carrier's tick stand still; if the carrier moves on, runNext runs here and the searcher soon parks.
      */
-    boolean pushLocal(Runnable task) {
-        Runnable toQueue = task;
-        if (task != current) {
-            toQueue = runQueue.putRunNext(task);
-            if (toQueue == null) {
-                return false;
-            }
-        }
-        if (!runQueue.offer(toQueue)) {
+    void pushLocal(Runnable task) {
+        Runnable toQueue = task == current ? task : runQueue.putRunNext(task);
+        if (toQueue != null && !runQueue.offer(toQueue)) {
             pool.global.offer(toQueue);
         }
-        return true;
     }
 
     /**

@@ -78,7 +78,8 @@ final class CarrierPool extends ForkJoinPool {
             if (state == JdkVirtualThreads.YIELDED) {
                 global.offer(task);
                 wakep();
-            } else if (c.pushLocal(task)) {
+            } else {
+                c.pushLocal(task);
                 wakep();
             }
         } else {

@@ -48,8 +48,9 @@
  * idle scheduler's carriers are all parked and use no CPU.
  *
  * <h2>Waking (Go's {@code wakep})</h2>
- * After queueing work that other carriers may take (not after a {@code runNext}-only hand-off, which the current
- * carrier will run itself), the submitter calls {@code wakep}: if some carrier is idle and none is searching, it
+ * After queueing any work, even a {@code runNext}-only hand-off, the submitter calls {@code wakep} (Go's
+ * {@code ready} does too: the current task may keep its carrier busy for long, and the woken searcher takes
+ * {@code runNext} from a carrier whose tick stands still). If some carrier is idle and none is searching, it
  * raises {@code searching} from 0 to 1 with a CAS on the woken carrier's behalf, clears one idle bit, and unparks
  * that carrier. A searcher that finds work stops searching; if it was the last searcher, it calls {@code wakep}
  * itself (Go's {@code resetspinning}), since submitters skipped waking anyone while it searched.

@@ -242,6 +242,29 @@ class ShuttleSchedulerTest {
     }
 
     @Test
+    void aThreadStartedByABusyCarrierRunsOnAnotherCarrier() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            for (int round = 0; round < 20; round++) {
+                AtomicBoolean childRan = new AtomicBoolean();
+                AtomicBoolean parentGaveUp = new AtomicBoolean();
+                shuttle.ofVirtual().start(() -> {
+                    Thread.ofVirtual().start(() -> childRan.set(true));
+                    // Never parks: the child, in this carrier's runNext, must be taken by the other carrier.
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    while (!childRan.get()) {
+                        if (System.nanoTime() > until) {
+                            parentGaveUp.set(true);
+                            return;
+                        }
+                        Thread.onSpinWait();
+                    }
+                }).join();
+                assertFalse(parentGaveUp.get(), "the child waited behind its busy parent's carrier (round " + round + ")");
+            }
+        }
+    }
+
+    @Test
     void childrenOfShuttleThreadsInheritShuttle() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             AtomicInteger onShuttle = new AtomicInteger();
