@@ -18,6 +18,8 @@ final class Carrier extends Thread {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
     /** Consecutive runNext picks before the queue gets a turn (Go bounds the pair by a shared time slice). */
     static final int RUN_NEXT_LIMIT = 61;
+    static final long RUN_NEXT_GRACE_MIN_NANOS = 20_000;
+    static final long RUN_NEXT_GRACE_MAX_NANOS = 10_000_000;
     private static final VarHandle TICK;
 
     static {
@@ -38,6 +40,8 @@ final class Carrier extends Thread {
     private Runnable current;
     /** Owner: whether this carrier is counted in {@code pool.searching}. */
     private boolean spinning;
+    /** Owner: how long a parked carrier sleeps before checking busy carriers' runNext; 0 when not watching. */
+    private long runNextGrace;
     /** Owner: runNext picks in a row. */
     private int runNextStreak;
     /**
@@ -47,7 +51,7 @@ final class Carrier extends Thread {
     private int tick;
     /** Owner: xorshift state for the random start of a steal pass. */
     private int seed;
-    /** Owner: {@code tick} of each victim in the first round of the current search; see {@link #stealPass}. */
+    /** Owner: {@code tick} of each victim in the first round of a search or at a runNext snapshot. */
     private final int[] ticksAtSearchStart;
 
     Carrier(CarrierPool pool, int index, String name) {
@@ -97,15 +101,19 @@ final class Carrier extends Thread {
 
     /**
      * Queues a task submitted on this carrier: into runNext, or at the tail when the carrier's own thread
-     * re-submits itself. The caller then wakes a searcher even for a runNext-only hand-off (Go's {@code ready}
-     * does too): if this carrier stays busy in its current task, the searcher takes runNext once it sees the
-     * carrier's tick stand still; if the carrier moves on, runNext runs here and the searcher soon parks.
+     * re-submits itself. Returns true when the task only went into runNext (nothing was displaced to the queue).
+     * The caller then still wakes a searcher, as Go's {@code ready} does, unless a parked carrier already watches
+     * runNext slots ({@link #awaitWake}): this carrier's current task may keep it busy for long.
      */
-    void pushLocal(Runnable task) {
+    boolean pushLocal(Runnable task) {
         Runnable toQueue = task == current ? task : runQueue.putRunNext(task);
-        if (toQueue != null && !runQueue.offer(toQueue)) {
+        if (toQueue == null) {
+            return true;
+        }
+        if (!runQueue.offer(toQueue)) {
             pool.global.offer(toQueue);
         }
+        return false;
     }
 
     /**
@@ -129,7 +137,7 @@ final class Carrier extends Thread {
         if (tryBeginSearching() && (task = search()) != null) {
             return found(task);
         }
-        return park();
+        return (task = park()) == null ? null : found(task);
     }
 
     private Runnable takeLocal() {
@@ -238,12 +246,9 @@ final class Carrier extends Thread {
         return null;
     }
 
-    /** Go's "stop" path: {@link #prepareToPark()}, then sleep until woken. */
+    /** Go's "stop" path: {@link #prepareToPark()}, then sleep until woken; may return a stolen runNext task. */
     private Runnable park() {
-        if (prepareToPark()) {
-            awaitWake();
-        }
-        return null;
+        return prepareToPark() ? awaitWake() : null;
     }
 
     /**
@@ -268,21 +273,46 @@ final class Carrier extends Thread {
             // permit that makes one later park() return early, which the loop in awaitWake absorbs.
             return false;
         }
+        if (snapshotRunNextOwners()) {
+            watchRunNext();
+        }
         return true;
     }
 
     /**
      * Sleeps until a waker clears our idle bit (and counts us as searching), a timer falls due (then we clear our
-     * own bit and get up to fire it, not searching), or the pool stops.
+     * own bit and get up to fire it, not searching), a busy carrier's runNext needs taking, or the pool stops.
+     *
+     * <p>runNext watch: runNext hand-offs wake nobody while some parked carrier watches, so a carrier that saw a busy
+     * carrier's runNext occupied sleeps with a timeout (20 µs, doubling to 10 ms while the owners keep making
+     * progress, like Go's sysmon backoff) and takes a runNext whose owner's tick stood still, i.e. an owner stuck
+     * in one long task. Leaving the watch, it lowers the watcher count before its last look at the runNext slots;
+     * a pusher writes runNext before reading the count: one of the two sees the other.
      */
-    private void awaitWake() {
+    private Runnable awaitWake() {
         TimerService timerService = pool.timers;
+        IdleSet idle = pool.idle;
         boolean watched = false;
-        while (pool.idle.contains(index) && !pool.isStopping()) {
-            watched = timerService.sleep(this);
-            if (timerService.due() && pool.idle.tryRemove(index)) {
-                return;
+        try {
+            while (idle.contains(index) && !pool.isStopping()) {
+                watched = timerService.sleep(this, runNextGrace);
+                if (timerService.due() && idle.tryRemove(index)) {
+                    return null;
+                }
+                if (runNextGrace > 0) {
+                    Runnable stuck = stealStuckRunNext();
+                    if (stuck != null) {
+                        if (!idle.tryRemove(index)) {
+                            spinning = true;
+                        }
+                        return stuck;
+                    }
+                    runNextGrace = Math.min(2 * runNextGrace, RUN_NEXT_GRACE_MAX_NANOS);
+                    keepWatchingRunNextIfNeeded();
+                }
             }
+        } finally {
+            unwatchRunNext();
         }
         if (!pool.isStopping()) {
             spinning = true;
@@ -290,6 +320,76 @@ final class Carrier extends Thread {
                 timerService.handOffWatch(this);
             }
         }
+        return null;
+    }
+
+    /**
+     * Stops watching when no busy carrier's runNext is occupied. Lowers the watcher count before the last look:
+     * a pusher that read the count before we lowered it wrote its runNext before that, and our look sees it.
+     * Returns whether this carrier still watches.
+     */
+    boolean keepWatchingRunNextIfNeeded() {
+        if (!snapshotRunNextOwners()) {
+            unwatchRunNext();
+            if (snapshotRunNextOwners()) {
+                watchRunNext();
+            }
+        }
+        return runNextGrace != 0;
+    }
+
+    void watchRunNext() {
+        if (runNextGrace == 0) {
+            runNextGrace = RUN_NEXT_GRACE_MIN_NANOS;
+            pool.runNextWatchers.incrementAndGet();
+        }
+    }
+
+    private void unwatchRunNext() {
+        if (runNextGrace != 0) {
+            runNextGrace = 0;
+            pool.runNextWatchers.decrementAndGet();
+        }
+    }
+
+    /** Records the tick of every busy carrier whose runNext is occupied; true if there is one. */
+    private boolean snapshotRunNextOwners() {
+        boolean any = false;
+        IdleSet idle = pool.idle;
+        for (int w = 0; w < idle.wordCount(); w++) {
+            long busy = idle.busyWord(w);
+            while (busy != 0) {
+                int i = (w << 6) + Long.numberOfTrailingZeros(busy);
+                busy &= busy - 1;
+                Carrier owner = pool.carriers[i];
+                if (i != index && owner.runQueue.hasRunNext()) {
+                    ticksAtSearchStart[i] = (int) TICK.getAcquire(owner);
+                    any = true;
+                }
+            }
+        }
+        return any;
+    }
+
+    /** Takes the runNext of a busy carrier whose tick has not moved since the snapshot, or returns null. */
+    private Runnable stealStuckRunNext() {
+        IdleSet idle = pool.idle;
+        for (int w = 0; w < idle.wordCount(); w++) {
+            long busy = idle.busyWord(w);
+            while (busy != 0) {
+                int i = (w << 6) + Long.numberOfTrailingZeros(busy);
+                busy &= busy - 1;
+                Carrier owner = pool.carriers[i];
+                if (i != index && owner.runQueue.hasRunNext()
+                        && (int) TICK.getAcquire(owner) == ticksAtSearchStart[i]) {
+                    Runnable task = owner.runQueue.stealRunNext();
+                    if (task != null) {
+                        return task;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** Owner: enters the searching state if the pool's cap allows (Go: at most half the busy carriers search). */

@@ -29,6 +29,8 @@ final class CarrierPool extends ForkJoinPool {
     final IdleSet idle;
     /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
     final AtomicInteger searching = new AtomicInteger();
+    /** Parked carriers that wake on a short timeout to check busy carriers' runNext (see Carrier.awaitWake). */
+    final AtomicInteger runNextWatchers = new AtomicInteger();
     /** External submissions, yields and local-queue overflow. */
     final MpmcUnboundedXaddArrayQueue<Runnable> global = new MpmcUnboundedXaddArrayQueue<>(1024);
     final ThreadLifecycle threads;
@@ -79,11 +81,21 @@ final class CarrierPool extends ForkJoinPool {
                 global.offer(task);
                 wakep();
             } else {
-                c.pushLocal(task);
-                wakep();
+                afterLocalPush(c.pushLocal(task));
             }
         } else {
             global.offer(task);
+            wakep();
+        }
+    }
+
+    /**
+     * Wakes a searcher for work just queued on a carrier, unless it only went into runNext while a parked carrier
+     * watches runNext slots (it will look within its grace period). The push wrote runNext before this reads the
+     * watcher count; see {@code Carrier.keepWatchingRunNextIfNeeded} for the other side.
+     */
+    void afterLocalPush(boolean onlyRunNext) {
+        if (!onlyRunNext || runNextWatchers.get() == 0) {
             wakep();
         }
     }

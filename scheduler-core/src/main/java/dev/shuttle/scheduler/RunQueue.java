@@ -102,6 +102,10 @@ final class RunQueue {
         return task != null && RUN_NEXT.compareAndSet(this, task, null) ? task : null;
     }
 
+    boolean hasRunNext() {
+        return RUN_NEXT.getAcquire(this) != null;
+    }
+
     boolean hasStealableWork() {
         return !queue.isEmpty();
     }

@@ -161,13 +161,17 @@ final class TimerService {
     /**
      * An idle carrier's sleep. With no timer pending it parks until unparked. Otherwise it tries to become the
      * watcher and parks until the earliest deadline; if another carrier watches an earlier or equal deadline it
-     * parks without timeout. Returns when unparked or when the deadline passed, telling whether it was the watcher;
-     * the caller re-checks its idle bit.
+     * parks without timeout. {@code maxNanos}, when positive, caps the sleep either way. Returns when unparked or
+     * when the deadline passed, telling whether it was the watcher; the caller re-checks its idle bit.
      */
-    boolean sleep(Carrier self) {
+    boolean sleep(Carrier self, long maxNanos) {
         long until = earliest();
         if (until == TimerHeap.NONE || !becomeWatcher(self.index, until)) {
-            LockSupport.park(pool);
+            if (maxNanos > 0) {
+                LockSupport.parkNanos(pool, maxNanos);
+            } else {
+                LockSupport.park(pool);
+            }
             return false;
         }
         try {
@@ -177,6 +181,9 @@ final class TimerService {
                 watchUntil = until;
             }
             long delay = until - System.nanoTime();
+            if (maxNanos > 0) {
+                delay = Math.min(delay, maxNanos);
+            }
             if (delay > 0) {
                 LockSupport.parkNanos(pool, delay);
             }

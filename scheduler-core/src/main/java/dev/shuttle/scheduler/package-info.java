@@ -70,6 +70,25 @@
  * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
  * permit left behind only makes one later {@code park} return early; the park loop re-checks its bit.
  *
+ * <h2>The runNext watch</h2>
+ * A task in a busy carrier's {@code runNext} runs as soon as that carrier's current task parks. If the task never
+ * parks (a long computation, a pinned or blocking call), another carrier must take it. Waking a searcher for every
+ * {@code runNext} hand-off, as Go does, makes every producer/consumer pair cost a second core's worth of spinning
+ * and wake-ups. Instead a carrier that parks while some busy carrier's {@code runNext} is occupied becomes a
+ * runNext watcher: it sleeps with a timeout (20 µs, doubling to 10 ms while the owners keep making progress, like
+ * Go's sysmon) and then takes a {@code runNext} whose owner's tick has not moved. While a watcher exists, a
+ * {@code runNext}-only hand-off wakes nobody. The race: a pusher writes {@code runNext}, then reads the watcher
+ * count; a watcher giving up lowers the count, then looks at the slots once more (and keeps watching if it sees
+ * one). One of the two sees the other ({@code RunNextWatchStress}).
+ *
+ * <h2>Timers</h2>
+ * Each carrier owns a {@link dev.shuttle.timers.TimerHeap}. JDK 25 hands a virtual thread's timed park to
+ * {@code ForkJoinPool.schedule} of its scheduler, which {@link dev.shuttle.scheduler.CarrierPool} overrides: the
+ * timer goes into the heap of the carrier the thread runs on, and no JDK timer thread is ever started. A carrier
+ * fires its due timers every tick; a carrier out of work fires due timers of any carrier. One idle carrier, the
+ * watcher, parks until the earliest deadline of all heaps; arming an earlier timer unparks it, or wakes an idle
+ * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerService} has the protocol).
+ *
  * <h2>Threads and closing</h2>
  * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it
  * captures, and the thread's state, through {@link dev.shuttle.scheduler.JdkVirtualThreads}. A task whose thread is

@@ -166,35 +166,31 @@ class ShuttleTimersTest {
     @Test
     void anIdleCarrierFiresTheTimersOfABusyOne() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
-            for (int attempt = 0; attempt < 50; attempt++) {
-                AtomicReference<String> sleeperCarrier = new AtomicReference<>();
-                AtomicReference<String> spinnerCarrier = new AtomicReference<>();
-                AtomicLong wokeAfter = new AtomicLong();
-                CountDownLatch done = new CountDownLatch(1);
-                Thread parent = shuttle.ofVirtual().start(() -> {
-                    Thread sleeper = Thread.ofVirtual().start(() -> {
-                        sleeperCarrier.set(carrierName());
-                        long start = System.nanoTime();
-                        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
-                        wokeAfter.set(System.nanoTime() - start);
-                        done.countDown();
-                    });
-                    // Keep this carrier busy, without parking, well past the sleeper's deadline.
-                    spinnerCarrier.set(carrierName());
-                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
-                    while (System.nanoTime() < until && done.getCount() > 0) {
+            for (int round = 0; round < 5; round++) {
+                AtomicReference<String> busyCarrier = new AtomicReference<>();
+                AtomicReference<String> firedOn = new AtomicReference<>();
+                AtomicLong firedAfter = new AtomicLong();
+                CountDownLatch fired = new CountDownLatch(1);
+                shuttle.ofVirtual().start(() -> {
+                    busyCarrier.set(carrierName());
+                    long start = System.nanoTime();
+                    // Armed from this carrier, so the timer lands in this carrier's heap...
+                    shuttle.pool().schedule(() -> {
+                        firedAfter.set(System.nanoTime() - start);
+                        firedOn.set(Thread.currentThread().getName());
+                        fired.countDown();
+                    }, 10, TimeUnit.MILLISECONDS);
+                    // ...and this carrier stays busy, never parking, well past the deadline.
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+                    while (System.nanoTime() < until && fired.getCount() > 0) {
                         Thread.onSpinWait();
                     }
-                    joinQuietly(sleeper);
-                });
-                parent.join();
-                if (sleeperCarrier.get().equals(spinnerCarrier.get())) {
-                    assertTrue(wokeAfter.get() < TimeUnit.MILLISECONDS.toNanos(200),
-                            "the busy carrier's timer waited for it: " + wokeAfter.get() + " ns");
-                    return;
-                }
+                }).join();
+                assertTrue(fired.await(5, TimeUnit.SECONDS));
+                assertFalse(busyCarrier.get().equals(firedOn.get()), "fired by the busy carrier itself");
+                assertTrue(firedAfter.get() < TimeUnit.MILLISECONDS.toNanos(200),
+                        "the busy carrier's timer waited for it: " + firedAfter.get() + " ns");
             }
-            throw new AssertionError("the sleeper never shared a carrier with the spinner; nothing was tested");
         }
     }
 
