@@ -5,6 +5,11 @@ public final class BenchJvm {
     /** Opens java.lang for Shuttle's builder; silences the Unsafe memory-access warning of JMH's dependencies. */
     public static final String ADD_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     public static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
+    /**
+     * Lets Shuttle's carriers lower their Linux timer slack (see {@code TimerSlack} in scheduler-core); a user who
+     * wants Shuttle's lowest timer latency passes the same flag. The JDK's scheduler does not use it.
+     */
+    public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 
     private BenchJvm() {
     }
@@ -14,6 +19,7 @@ public final class BenchJvm {
      * comparison gets the same parallelism as the "shuttle" side (the JDK reads it once, at startup).
      */
     public static String[] withJdkParallelism(int parallelism) {
-        return new String[] {ADD_OPENS, UNSAFE_ALLOW, "-Djdk.virtualThreadScheduler.parallelism=" + parallelism};
+        return new String[] {ADD_OPENS, UNSAFE_ALLOW, NATIVE_ACCESS,
+            "-Djdk.virtualThreadScheduler.parallelism=" + parallelism};
     }
 }

@@ -35,7 +35,7 @@ public final class QuickCompare {
     }
 
     private static final String BENCH = "dev.shuttle.bench.";
-    private static final String[] JVM_ARGS = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW};
+    private static final String[] JVM_ARGS = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS};
     private static final Set<String> LATENCY = Set.of(Measurement.SCORE, "p50_us", "p99_us", "p999_us", "max_us");
 
     static List<Headline> headlines() {
