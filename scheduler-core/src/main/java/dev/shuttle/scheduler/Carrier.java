@@ -356,16 +356,11 @@ final class Carrier extends Thread {
     private boolean snapshotRunNextOwners() {
         boolean any = false;
         IdleSet idle = pool.idle;
-        for (int w = 0; w < idle.wordCount(); w++) {
-            long busy = idle.busyWord(w);
-            while (busy != 0) {
-                int i = (w << 6) + Long.numberOfTrailingZeros(busy);
-                busy &= busy - 1;
-                Carrier owner = pool.carriers[i];
-                if (i != index && owner.runQueue.hasRunNext()) {
-                    ticksAtSearchStart[i] = (int) TICK.getAcquire(owner);
-                    any = true;
-                }
+        for (int i = idle.nextBusy(0); i >= 0; i = idle.nextBusy(i + 1)) {
+            Carrier owner = pool.carriers[i];
+            if (i != index && owner.runQueue.hasRunNext()) {
+                ticksAtSearchStart[i] = (int) TICK.getAcquire(owner);
+                any = true;
             }
         }
         return any;
@@ -374,18 +369,13 @@ final class Carrier extends Thread {
     /** Takes the runNext of a busy carrier whose tick has not moved since the snapshot, or returns null. */
     private Runnable stealStuckRunNext() {
         IdleSet idle = pool.idle;
-        for (int w = 0; w < idle.wordCount(); w++) {
-            long busy = idle.busyWord(w);
-            while (busy != 0) {
-                int i = (w << 6) + Long.numberOfTrailingZeros(busy);
-                busy &= busy - 1;
-                Carrier owner = pool.carriers[i];
-                if (i != index && owner.runQueue.hasRunNext()
-                        && (int) TICK.getAcquire(owner) == ticksAtSearchStart[i]) {
-                    Runnable task = owner.runQueue.stealRunNext();
-                    if (task != null) {
-                        return task;
-                    }
+        for (int i = idle.nextBusy(0); i >= 0; i = idle.nextBusy(i + 1)) {
+            Carrier owner = pool.carriers[i];
+            if (i != index && owner.runQueue.hasRunNext()
+                    && (int) TICK.getAcquire(owner) == ticksAtSearchStart[i]) {
+                Runnable task = owner.runQueue.stealRunNext();
+                if (task != null) {
+                    return task;
                 }
             }
         }
@@ -410,14 +400,9 @@ final class Carrier extends Thread {
 
     private boolean anyBusyCarrierHasWork() {
         IdleSet idle = pool.idle;
-        for (int w = 0; w < idle.wordCount(); w++) {
-            long busy = idle.busyWord(w);
-            while (busy != 0) {
-                int i = (w << 6) + Long.numberOfTrailingZeros(busy);
-                busy &= busy - 1;
-                if (i != index && pool.carriers[i].runQueue.hasStealableWork()) {
-                    return true;
-                }
+        for (int i = idle.nextBusy(0); i >= 0; i = idle.nextBusy(i + 1)) {
+            if (i != index && pool.carriers[i].runQueue.hasStealableWork()) {
+                return true;
             }
         }
         return false;

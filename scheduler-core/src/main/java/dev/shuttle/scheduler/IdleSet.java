@@ -89,6 +89,34 @@ final class IdleSet {
         return ~idle & valid;
     }
 
+    /** The first busy carrier at or after {@code from}, or -1: {@code for (i = nextBusy(0); i >= 0; i = nextBusy(i + 1))}. */
+    int nextBusy(int from) {
+        for (int w = from >>> 6; w < words.length; w++) {
+            long busy = busyWord(w);
+            if (w == from >>> 6) {
+                busy &= -1L << (from & 63);
+            }
+            if (busy != 0) {
+                return (w << 6) + Long.numberOfTrailingZeros(busy);
+            }
+        }
+        return -1;
+    }
+
+    /** The first idle carrier at or after {@code from}, or -1. */
+    int nextIdle(int from) {
+        for (int w = from >>> 6; w < words.length; w++) {
+            long idle = (long) WORDS.getVolatile(words, w);
+            if (w == from >>> 6) {
+                idle &= -1L << (from & 63);
+            }
+            if (idle != 0) {
+                return (w << 6) + Long.numberOfTrailingZeros(idle);
+            }
+        }
+        return -1;
+    }
+
     int wordCount() {
         return words.length;
     }

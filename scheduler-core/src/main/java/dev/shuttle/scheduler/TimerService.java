@@ -233,22 +233,12 @@ final class TimerService {
             return;
         }
         IdleSet idle = pool.idle;
-        for (int w = 0; w < idle.wordCount(); w++) {
-            long idleBits = ~idle.busyWord(w) & (w == idle.wordCount() - 1 ? lastWordMask(idle) : -1L);
-            while (idleBits != 0) {
-                int i = (w << 6) + Long.numberOfTrailingZeros(idleBits);
-                idleBits &= idleBits - 1;
-                if (i != leaving.index) {
-                    LockSupport.unpark(pool.carriers[i]);
-                    return;
-                }
+        for (int i = idle.nextIdle(0); i >= 0; i = idle.nextIdle(i + 1)) {
+            if (i != leaving.index) {
+                LockSupport.unpark(pool.carriers[i]);
+                return;
             }
         }
-    }
-
-    private static long lastWordMask(IdleSet idle) {
-        int rem = idle.size() & 63;
-        return rem == 0 ? -1L : (1L << rem) - 1;
     }
 
     /**

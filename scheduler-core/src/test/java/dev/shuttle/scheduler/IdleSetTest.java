@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.junit.jupiter.api.Test;
@@ -45,6 +47,27 @@ class IdleSetTest {
         expected.clear(3);
         expected.clear(65);
         assertEquals(expected, busy, "carriers past the size are never reported busy");
+    }
+
+    @Test
+    void nextBusyAndNextIdleWalkTheirCarriersInOrder() {
+        IdleSet set = new IdleSet(130);
+        set.add(1);
+        set.add(64);
+        set.add(129);
+        List<Integer> idle = new ArrayList<>();
+        for (int i = set.nextIdle(0); i >= 0; i = set.nextIdle(i + 1)) {
+            idle.add(i);
+        }
+        assertEquals(List.of(1, 64, 129), idle);
+        int busy = 0;
+        for (int i = set.nextBusy(0); i >= 0; i = set.nextBusy(i + 1)) {
+            assertFalse(set.contains(i));
+            busy++;
+        }
+        assertEquals(127, busy);
+        assertEquals(-1, set.nextBusy(130));
+        assertEquals(65, set.nextBusy(64));
     }
 
     @Test
