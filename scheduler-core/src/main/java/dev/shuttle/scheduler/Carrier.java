@@ -20,6 +20,7 @@ final class Carrier extends Thread {
     static final int RUN_NEXT_LIMIT = 61;
     static final long RUN_NEXT_GRACE_MIN_NANOS = 20_000;
     static final long RUN_NEXT_GRACE_MAX_NANOS = 10_000_000;
+    private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
     private static final VarHandle TICK;
 
     static {
@@ -72,6 +73,7 @@ final class Carrier extends Thread {
                 task = findRunnable();
             } catch (Throwable e) {
                 report("finding work", e);
+                recover();
                 continue;
             }
             if (task != null) {
@@ -92,6 +94,22 @@ final class Carrier extends Thread {
         Thread vthread = JdkVirtualThreads.threadOf(task);
         if (vthread != null && JdkVirtualThreads.state(vthread) == JdkVirtualThreads.TERMINATED) {
             pool.threads.finished(vthread);
+        }
+    }
+
+    /**
+     * Puts the carrier back in a state it can serve from after {@link #findRunnable} failed part-way (an
+     * OutOfMemoryError in a queue, say): not idle, not watching runNext. Without this, a failure after the idle bit
+     * was published would make every later park fail with "already idle". A brief pause keeps a persistent failure
+     * from turning into a hot loop of log records.
+     */
+    private void recover() {
+        try {
+            unwatchRunNext();
+            pool.idle.tryRemove(index);
+            LockSupport.parkNanos(RECOVERY_PAUSE_NANOS);
+        } catch (Throwable ignored) {
+            // Nothing left to restore; the next round of the loop tries again.
         }
     }
 
