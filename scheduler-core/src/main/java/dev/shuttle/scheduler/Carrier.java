@@ -412,8 +412,9 @@ final class Carrier extends Thread {
         return true;
     }
 
-    boolean isSearching() {
-        return spinning;
+    /** Owner: true in the scheduling loop itself, false while a task runs. */
+    boolean isBetweenTasks() {
+        return current == null;
     }
 
     private boolean anyBusyCarrierHasWork() {

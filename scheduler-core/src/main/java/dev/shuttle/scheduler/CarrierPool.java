@@ -81,7 +81,11 @@ final class CarrierPool extends ForkJoinPool {
                 global.offer(task);
                 wakep();
             } else {
-                afterLocalPush(c.pushLocal(task));
+                boolean onlyRunNext = c.pushLocal(task);
+                // Between tasks (firing a timer) the carrier runs its runNext next: nothing to share.
+                if (!(onlyRunNext && c.isBetweenTasks())) {
+                    afterLocalPush(onlyRunNext);
+                }
             }
         } else {
             global.offer(task);
