@@ -1,0 +1,467 @@
+package dev.shuttle.lock;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An exclusive synchronizer after Go's spin-bit runtime mutex: at most one waiter spins, the
+ * others sleep on a LIFO stack, a release wakes a sleeper only when nobody is spinning, and every
+ * sixteenth contended release wakes the oldest sleeper instead so that nobody starves. The state
+ * word layout and each transition are described in the package documentation.
+ *
+ * <p>Subclasses own the low 16 bits of the state word (the "lock bits") and say, as pure
+ * functions of those bits, whether the synchronizer can be acquired and what a release leaves
+ * behind; this class does everything else. Ownership bookkeeping that only the holder touches
+ * (owner thread, hold count) belongs in subclass fields, outside the atomic word, so a reentrant
+ * acquire never writes the shared cache line.
+ */
+public abstract class SpinBitSynchronizer {
+    /** Returned by {@link #tryAcquireBits} when the synchronizer is not available. */
+    protected static final int FAILED = -1;
+
+    static final long LOCK_MASK = 0xFFFFL;
+    static final long SPINNING = 1L << 16;
+    static final long STACK_LOCKED = 1L << 17;
+    static final long FLAG_MASK = 0xFFFF_FFFFL;
+    static final int HEAD_SHIFT = 32;
+
+    /** Go's mutexActiveSpinCount: rounds of busy-waiting before giving up the spin role. */
+    static final int ACTIVE_SPIN_COUNT = Runtime.getRuntime().availableProcessors() > 1 ? 4 : 0;
+    /** Go's mutexActiveSpinSize: pauses per round. */
+    static final int ACTIVE_SPIN_SIZE = 30;
+    /** Go's mutexTailWakePeriod: one contended release in this many wakes the oldest sleeper. */
+    static final int TAIL_WAKE_PERIOD = 16;
+
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(SpinBitSynchronizer.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** Lock bits, SPINNING, STACK_LOCKED, and the head sleeper's id in the upper 32 bits. */
+    private volatile long state;
+    /** Paces anti-starvation wakes. Plain and racy on purpose: a lost increment only shifts the period. */
+    private int releases;
+
+    protected SpinBitSynchronizer() {
+    }
+
+    /**
+     * Returns the lock bits after acquiring from {@code bits}, or {@link #FAILED} if the
+     * synchronizer is not available. Must be a pure function: it may be called many times and
+     * its answer is committed only if the state word did not change meanwhile.
+     */
+    protected abstract int tryAcquireBits(int bits);
+
+    /** Returns the lock bits after the current holder releases from {@code bits}. Pure, like {@link #tryAcquireBits}. */
+    protected abstract int releaseBits(int bits);
+
+    /** Whether the calling thread holds the synchronizer; conditions require it. */
+    protected abstract boolean isHeldExclusively();
+
+    /** Called by a condition wait while held: forget the holder, returning what {@link #restoreAfterWait} needs. */
+    protected abstract long saveForWait();
+
+    /** Called by a condition wait once reacquired: reinstate the holder saved by {@link #saveForWait}. */
+    protected abstract void restoreAfterWait(long saved);
+
+    /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
+    public final boolean tryAcquire() {
+        long v = state;
+        for (;;) {
+            int nb = tryAcquireBits((int) (v & LOCK_MASK));
+            if (nb < 0) {
+                return false;
+            }
+            long w = (long) STATE.compareAndExchange(this, v, (v & ~LOCK_MASK) | nb);
+            if (w == v) {
+                return true;
+            }
+            v = w;
+        }
+    }
+
+    /** Acquires, waiting as long as it takes; an interrupt is remembered and reasserted on return. */
+    public final void acquire() {
+        if (!tryAcquire()) {
+            try {
+                acquireSlow(null, false, false, false, 0L);
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** Acquires unless interrupted first. */
+    public final void acquireInterruptibly() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (!tryAcquire()) {
+            acquireSlow(null, false, true, false, 0L);
+        }
+    }
+
+    /** Acquires within {@code nanos}, unless interrupted first; false on timeout. */
+    public final boolean tryAcquireNanos(long nanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (tryAcquire()) {
+            return true;
+        }
+        if (nanos <= 0L) {
+            return false;
+        }
+        return acquireSlow(null, false, true, true, System.nanoTime() + nanos);
+    }
+
+    /**
+     * Releases on behalf of the holder. If sleepers were present and nobody is spinning, wakes the
+     * most recent sleeper; every {@value #TAIL_WAKE_PERIOD}th contended release wakes the oldest.
+     */
+    public final void release() {
+        long v = state;
+        for (;;) {
+            long w = (long) STATE.compareAndExchange(this, v,
+                    (v & ~LOCK_MASK) | releaseBits((int) (v & LOCK_MASK)));
+            if (w == v) {
+                break;
+            }
+            v = w;
+        }
+        if ((v >>> HEAD_SHIFT) != 0) {
+            wakeSleeper((++releases & (TAIL_WAKE_PERIOD - 1)) == 0);
+        }
+    }
+
+    /** Whether any thread sleeps waiting to acquire (Go's mutexContended). A snapshot, for monitoring. */
+    public final boolean hasSleepers() {
+        return (state >>> HEAD_SHIFT) != 0;
+    }
+
+    /** Whether a waiter holds the spin role. A snapshot, for monitoring and tests. */
+    public final boolean hasSpinner() {
+        return (state & SPINNING) != 0;
+    }
+
+    /** The current lock bits. A snapshot, for monitoring. */
+    protected final int lockBits() {
+        return (int) (state & LOCK_MASK);
+    }
+
+    /** Number of sleeping waiters. Walks the stack under the stack lock; for monitoring only. */
+    public final int sleeperCount() {
+        long v = lockStack();
+        int n = 0;
+        for (WaiterNode p = WaiterTable.get((int) (v >>> HEAD_SHIFT)); p != null; p = p.next) {
+            n++;
+        }
+        unlockStack();
+        return n;
+    }
+
+    /** Returns a new condition bound to this synchronizer. */
+    public final SpinBitCondition newCondition() {
+        return new SpinBitCondition(this);
+    }
+
+    /**
+     * Go's lock2 after the fast path failed. {@code node} and {@code atTail} are non-default
+     * only when a condition wait hands over a node that a waker just popped off the stack.
+     * Returns false on timeout; throws on interrupt if {@code interruptible}.
+     */
+    final boolean acquireSlow(WaiterNode node, boolean atTail, boolean interruptible, boolean timed,
+                              long deadline) throws InterruptedException {
+        final Thread me = Thread.currentThread();
+        // A virtual thread must not hold its carrier: no Thread.yield round (which for a virtual
+        // thread is a trip through the scheduler anyway), straight to park, which unmounts it.
+        final int spinRounds = me.isVirtual() ? ACTIVE_SPIN_COUNT : ACTIVE_SPIN_COUNT + 1;
+        boolean weSpin = false;
+        boolean interrupted = false;
+        boolean acquired = false;
+        long v = state;
+        try {
+            for (int i = 0; ; i++) {
+                int nb = tryAcquireBits((int) (v & LOCK_MASK));
+                if (nb >= 0) {
+                    long next = (v & ~LOCK_MASK) | nb;
+                    if (weSpin) {
+                        next &= ~SPINNING;
+                    }
+                    if (STATE.compareAndSet(this, v, next)) {
+                        weSpin = false;
+                        acquired = true;
+                        return true;
+                    }
+                    v = state;
+                    continue;
+                }
+                if (!weSpin && (v & SPINNING) == 0 && STATE.compareAndSet(this, v, v | SPINNING)) {
+                    v |= SPINNING;
+                    weSpin = true;
+                }
+                if ((weSpin || atTail) && i < spinRounds) {
+                    if (i < ACTIVE_SPIN_COUNT) {
+                        for (int k = 0; k < ACTIVE_SPIN_SIZE; k++) {
+                            Thread.onSpinWait();
+                        }
+                    } else {
+                        Thread.yield();
+                    }
+                    v = state;
+                    continue;
+                }
+                // Going to sleep. First see whether the caller still wants to wait.
+                if (timed && deadline - System.nanoTime() <= 0L) {
+                    return false;
+                }
+                if (Thread.interrupted()) {
+                    if (interruptible) {
+                        throw new InterruptedException();
+                    }
+                    interrupted = true;
+                }
+                if (node == null) {
+                    node = WaiterTable.take(me);
+                }
+                node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
+                node.setStatusPlain(WaiterNode.SLEEPING);
+                long next = ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK);
+                if (weSpin) {
+                    next &= ~SPINNING;
+                }
+                if (STATE.compareAndSet(this, v, next)) {
+                    weSpin = false;
+                    int outcome = sleep(node, interruptible, timed, deadline);
+                    if (outcome != WaiterNode.WOKEN) {
+                        if (outcome == INTERRUPTED) {
+                            throw new InterruptedException();
+                        }
+                        return false;
+                    }
+                    atTail = node.next == null;
+                    node.next = null;
+                    i = -1;
+                }
+                v = state;
+            }
+        } finally {
+            if (weSpin) {
+                abandonSpin();
+            }
+            if (node != null) {
+                WaiterTable.give(node);
+            }
+            if (interrupted && (acquired || !interruptible)) {
+                me.interrupt();
+            }
+        }
+    }
+
+    private static final int TIMED_OUT = -2;
+    private static final int INTERRUPTED = -3;
+
+    /**
+     * Parks until a waker pops the node. On timeout or interrupt (if interruptible) withdraws the
+     * node instead; an uninterruptible wait leaves the interrupt status set for the caller.
+     */
+    private int sleep(WaiterNode node, boolean interruptible, boolean timed, long deadline) {
+        boolean interrupted = false;
+        int outcome = WaiterNode.WOKEN;
+        try {
+            while (node.status() != WaiterNode.WOKEN) {
+                if (timed) {
+                    long rem = deadline - System.nanoTime();
+                    if (rem <= 0L) {
+                        outcome = withdraw(node) ? TIMED_OUT : WaiterNode.WOKEN;
+                        return outcome;
+                    }
+                    LockSupport.parkNanos(this, rem);
+                } else {
+                    LockSupport.park(this);
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    if (interruptible) {
+                        outcome = withdraw(node) ? INTERRUPTED : WaiterNode.WOKEN;
+                        return outcome;
+                    }
+                }
+            }
+            return outcome;
+        } finally {
+            // Reassert for the caller, except when we report the interrupt by outcome instead.
+            if (interrupted && outcome != INTERRUPTED) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Takes a sleeping node off the stack on behalf of its owner, who gave up waiting. Returns
+     * true if it was removed; false if a waker had already popped it (the owner then proceeds as
+     * woken, since that waker made a promise to it). Either way, releases that found the stack
+     * lock taken by us skipped their wake, so we make the wake decision for them.
+     */
+    private boolean withdraw(WaiterNode node) {
+        long v = lockStack();
+        boolean removed = false;
+        for (;;) {
+            WaiterNode head = WaiterTable.get((int) (v >>> HEAD_SHIFT));
+            if (head == node) {
+                long next = headBits(node.next) | (v & FLAG_MASK & ~STACK_LOCKED);
+                long w = (long) STATE.compareAndExchange(this, v, next);
+                if (w == v) {
+                    removed = true;
+                    break;
+                }
+                v = w;                 // a new sleeper pushed on top of us; look again
+                continue;
+            }
+            for (WaiterNode p = head; p != null; p = p.next) {
+                if (p.next == node) {
+                    p.next = node.next;
+                    removed = true;
+                    break;
+                }
+            }
+            unlockStack();
+            break;
+        }
+        if (!removed) {
+            while (node.status() != WaiterNode.WOKEN) {
+                Thread.onSpinWait();   // the waker is between its CAS and its status store
+            }
+        }
+        node.next = null;
+        wakeSleeper(false);
+        return removed;
+    }
+
+    /** Gives up the spin role without acquiring; a release may have skipped its wake because of us. */
+    private void abandonSpin() {
+        long v = state;
+        for (;;) {
+            long w = (long) STATE.compareAndExchange(this, v, v & ~SPINNING);
+            if (w == v) {
+                break;
+            }
+            v = w;
+        }
+        wakeSleeper(false);
+    }
+
+    /**
+     * Go's unlock2Wake. Does nothing if a spinner exists (unless waking the oldest), if there are
+     * no sleepers, or if someone else holds the stack lock: that holder is a waker who will make
+     * this same decision on a fresher word, or a withdrawing waiter who will call us afterwards.
+     */
+    private void wakeSleeper(boolean antiStarve) {
+        long v = state;
+        if (!antiStarve && (v & SPINNING) != 0) {
+            return;
+        }
+        for (;;) {
+            if ((v >>> HEAD_SHIFT) == 0 || (v & STACK_LOCKED) != 0) {
+                return;
+            }
+            long w = (long) STATE.compareAndExchange(this, v, v | STACK_LOCKED);
+            if (w == v) {
+                v |= STACK_LOCKED;
+                break;
+            }
+            v = w;
+        }
+        // We own the stack lock: others may push, but only we may pop or relink.
+        WaiterNode committed = null;
+        for (;;) {
+            WaiterNode head = WaiterTable.get((int) (v >>> HEAD_SHIFT));
+            WaiterNode wake = committed;
+            if (committed == null) {
+                if ((v & SPINNING) == 0) {
+                    wake = head;
+                }
+                if (antiStarve) {
+                    WaiterNode prev = head;
+                    WaiterNode tail = head;
+                    while (tail.next != null) {
+                        prev = tail;
+                        tail = tail.next;
+                    }
+                    if (tail != head) {
+                        prev.next = null;  // published by the CAS below, read only under the stack lock
+                        committed = tail;
+                    }
+                    wake = tail;
+                }
+            }
+            long headPart = wake == head ? headBits(head.next) : v & ~FLAG_MASK;
+            long w = (long) STATE.compareAndExchange(this, v, headPart | (v & FLAG_MASK & ~STACK_LOCKED));
+            if (w == v) {
+                if (wake != null) {
+                    wake.wake();
+                }
+                return;
+            }
+            v = w;
+        }
+    }
+
+    /**
+     * Pushes a node whose status is already {@link WaiterNode#SLEEPING} while the caller holds
+     * the synchronizer, so the holder's release will see it (a condition signal's transfer).
+     */
+    final void pushSleeper(WaiterNode node) {
+        long v = state;
+        for (;;) {
+            node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
+            long w = (long) STATE.compareAndExchange(this, v, ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK));
+            if (w == v) {
+                return;
+            }
+            v = w;
+        }
+    }
+
+    private long lockStack() {
+        long v = state;
+        for (int spins = 0; ; spins++) {
+            if ((v & STACK_LOCKED) == 0) {
+                long w = (long) STATE.compareAndExchange(this, v, v | STACK_LOCKED);
+                if (w == v) {
+                    return v | STACK_LOCKED;
+                }
+                v = w;
+                continue;
+            }
+            // Held only for a short walk by a waker or a withdrawing waiter, never while parked.
+            if ((spins & 63) == 63) {
+                Thread.yield();
+            } else {
+                Thread.onSpinWait();
+            }
+            v = state;
+        }
+    }
+
+    private void unlockStack() {
+        long v = state;
+        for (;;) {
+            long w = (long) STATE.compareAndExchange(this, v, v & ~STACK_LOCKED);
+            if (w == v) {
+                return;
+            }
+            v = w;
+        }
+    }
+
+    private static long headBits(WaiterNode n) {
+        return n == null ? 0L : (long) n.id << HEAD_SHIFT;
+    }
+}
