@@ -156,7 +156,7 @@ public final class SpinBitCondition implements Condition {
         }
         last = node;
         long saved = sync.saveForWait();
-        sync.release();
+        sync.releaseForWait();
 
         boolean interrupted = false;
         boolean cancelled = false;

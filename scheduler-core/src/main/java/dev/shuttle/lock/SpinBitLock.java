@@ -30,11 +30,6 @@ public class SpinBitLock implements Lock {
         }
 
         @Override
-        protected int releaseBits(int bits) {
-            return 0;
-        }
-
-        @Override
         protected boolean isHeldExclusively() {
             return owner == Thread.currentThread();
         }
@@ -140,7 +135,7 @@ public class SpinBitLock implements Lock {
         }
         if (--sync.holds == 0) {
             sync.owner = null;
-            sync.release();
+            sync.release(Sync.HELD);
         }
     }
 

@@ -10,9 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * sixteenth contended release wakes the oldest sleeper instead so that nobody starves. The state
  * word layout and each transition are described in the package documentation.
  *
- * <p>Subclasses own the low 16 bits of the state word (the "lock bits") and say, as pure
- * functions of those bits, whether the synchronizer can be acquired and what a release leaves
- * behind; this class does everything else. Ownership bookkeeping that only the holder touches
+ * <p>Subclasses own the low 16 bits of the state word (the "lock bits"): they say, as a pure
+ * function of those bits, whether the synchronizer can be acquired and what acquiring leaves,
+ * and a release subtracts from them; this class does everything else. Ownership bookkeeping that only the holder touches
  * (owner thread, hold count) belongs in subclass fields, outside the atomic word, so a reentrant
  * acquire never writes the shared cache line.
  */
@@ -57,9 +57,6 @@ public abstract class SpinBitSynchronizer {
      * its answer is committed only if the state word did not change meanwhile.
      */
     protected abstract int tryAcquireBits(int bits);
-
-    /** Returns the lock bits after the current holder releases from {@code bits}. Pure, like {@link #tryAcquireBits}. */
-    protected abstract int releaseBits(int bits);
 
     /** Whether the calling thread holds the synchronizer; conditions require it. */
     protected abstract boolean isHeldExclusively();
@@ -122,22 +119,21 @@ public abstract class SpinBitSynchronizer {
     }
 
     /**
-     * Releases on behalf of the holder. If sleepers were present and nobody is spinning, wakes the
-     * most recent sleeper; every {@value #TAIL_WAKE_PERIOD}th contended release wakes the oldest.
+     * Releases on behalf of the holder by subtracting {@code n} from the lock bits, which the
+     * holder guarantees are at least {@code n}; an unconditional atomic add (one LOCK XADD, no
+     * CAS loop to lose against pushing sleepers). If sleepers were present and nobody spins,
+     * wakes the newest; every {@value #TAIL_WAKE_PERIOD}th contended release wakes the oldest.
      */
-    public final void release() {
-        long v = state;
-        for (;;) {
-            long w = (long) STATE.compareAndExchange(this, v,
-                    (v & ~LOCK_MASK) | releaseBits((int) (v & LOCK_MASK)));
-            if (w == v) {
-                break;
-            }
-            v = w;
-        }
+    public final void release(int n) {
+        long v = (long) STATE.getAndAdd(this, (long) -n);
         if ((v >>> HEAD_SHIFT) != 0) {
             wakeSleeper((++releases & (TAIL_WAKE_PERIOD - 1)) == 0);
         }
+    }
+
+    /** Releases everything the holder holds, for a condition wait. */
+    final void releaseForWait() {
+        release((int) (state & LOCK_MASK));
     }
 
     /** Whether any thread sleeps waiting to acquire (Go's mutexContended). A snapshot, for monitoring. */
@@ -182,7 +178,7 @@ public abstract class SpinBitSynchronizer {
         // A virtual thread must not hold its carrier: no Thread.yield round (which for a virtual
         // thread is a trip through the scheduler anyway), straight to park, which unmounts it.
         final int spinRounds = me.isVirtual() ? ACTIVE_SPIN_COUNT : ACTIVE_SPIN_COUNT + 1;
-        boolean weSpin = false;
+        boolean weSpin = node != null && node.spinGranted;
         boolean interrupted = false;
         boolean acquired = false;
         long v = state;
@@ -246,6 +242,7 @@ public abstract class SpinBitSynchronizer {
                         return false;
                     }
                     atTail = node.next == null;
+                    weSpin = node.spinGranted;
                     node.next = null;
                     i = -1;
                 }
@@ -402,9 +399,14 @@ public abstract class SpinBitSynchronizer {
                 }
             }
             long headPart = wake == head ? headBits(head.next) : v & ~FLAG_MASK;
-            long w = (long) STATE.compareAndExchange(this, v, headPart | (v & FLAG_MASK & ~STACK_LOCKED));
+            // Hand the spin role to the sleeper we wake if nobody holds it: until that thread
+            // runs (microseconds), later releases see a spinner and do not wake a herd.
+            boolean grant = wake != null && (v & SPINNING) == 0;
+            long flags = (v & FLAG_MASK & ~STACK_LOCKED) | (grant ? SPINNING : 0L);
+            long w = (long) STATE.compareAndExchange(this, v, headPart | flags);
             if (w == v) {
                 if (wake != null) {
+                    wake.spinGranted = grant;
                     wake.wake();
                 }
                 return;

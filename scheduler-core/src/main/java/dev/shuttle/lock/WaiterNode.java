@@ -19,6 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  * <li>{@link #next} links the sleeper stack. It is written by the pusher before its CAS, and
  *     afterwards only by the holder of the stack lock, who alone may unlink nodes.
  * <li>{@link #nextWaiter} links a condition queue and is guarded by the lock that owns it.
+ * <li>{@link #spinGranted} is written by the waker before its release store of the status and
+ *     read by the owner after seeing {@link #WOKEN}.
  * <li>{@link #status} is the hand-off between a waiter and whoever wakes or signals it.
  * </ul>
  */
@@ -48,6 +50,8 @@ final class WaiterNode {
     Thread thread;
     WaiterNode next;
     WaiterNode nextWaiter;
+    /** Set by the waker before {@link #wake}: the waker also set SPINNING for this waiter. */
+    boolean spinGranted;
     private volatile int status;
 
     WaiterNode(int id) {

@@ -41,6 +41,7 @@ final class WaiterTable {
             }
         }
         n.thread = thread;
+        n.spinGranted = false;
         n.setStatusPlain(WaiterNode.IDLE);
         return n;
     }
