@@ -23,6 +23,7 @@ public abstract class SpinBitSynchronizer {
     static final long LOCK_MASK = 0xFFFFL;
     static final long SPINNING = 1L << 16;
     static final long STACK_LOCKED = 1L << 17;
+    static final long HANDOFF = 1L << 18;
     static final long FLAG_MASK = 0xFFFF_FFFFL;
     static final int HEAD_SHIFT = 32;
 
@@ -32,19 +33,32 @@ public abstract class SpinBitSynchronizer {
     static final int ACTIVE_SPIN_SIZE = 30;
     /** Go's mutexTailWakePeriod: one contended release in this many wakes the oldest sleeper. */
     static final int TAIL_WAKE_PERIOD = 16;
+    /**
+     * A woken waiter that has waited longer than this reserves the next acquisition (HANDOFF).
+     * Go's sync.Mutex uses 1 ms for its starvation mode; each handoff costs a wake-up during
+     * which nobody holds the lock, so a few milliseconds keeps that under a percent.
+     */
+    static final long STARVE_NANOS = 4_000_000L;
 
     private static final VarHandle STATE;
+    private static final VarHandle HANDOFF_TO;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(SpinBitSynchronizer.class, "state", long.class);
+            HANDOFF_TO = MethodHandles.lookup().findVarHandle(SpinBitSynchronizer.class, "handoffTo", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** Lock bits, SPINNING, STACK_LOCKED, and the head sleeper's id in the upper 32 bits. */
+    /** Lock bits, SPINNING, STACK_LOCKED, HANDOFF, and the head sleeper's id in the upper 32 bits. */
     private volatile long state;
+    /**
+     * The starving waiter that owns the HANDOFF reservation. Claimed by CAS before the bit is set,
+     * cleared only after the bit is cleared; read by the release that sees the bit.
+     */
+    private volatile Thread handoffTo;
     /** Paces anti-starvation wakes. Plain and racy on purpose: a lost increment only shifts the period. */
     private int releases;
 
@@ -67,12 +81,21 @@ public abstract class SpinBitSynchronizer {
     /** Called by a condition wait once reacquired: reinstate the holder saved by {@link #saveForWait}. */
     protected abstract void restoreAfterWait(long saved);
 
+    /**
+     * Called by a waiting thread right after it takes the spin role (true) and right before it
+     * tries to give it up (false; followed by true if that attempt failed), so that a test can
+     * count spinners without ever counting one too many. Does nothing by default: overriding it
+     * is for tests, and it runs only on the slow path. Must not block.
+     */
+    protected void spinRole(boolean taken) {
+    }
+
     /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
     public final boolean tryAcquire() {
         long v = state;
         for (;;) {
             int nb = tryAcquireBits((int) (v & LOCK_MASK));
-            if (nb < 0) {
+            if (nb < 0 || (v & HANDOFF) != 0) {
                 return false;
             }
             long w = (long) STATE.compareAndExchange(this, v, (v & ~LOCK_MASK) | nb);
@@ -126,7 +149,9 @@ public abstract class SpinBitSynchronizer {
      */
     public final void release(int n) {
         long v = (long) STATE.getAndAdd(this, (long) -n);
-        if ((v >>> HEAD_SHIFT) != 0) {
+        if ((v & HANDOFF) != 0) {
+            LockSupport.unpark(handoffTo);       // the lock is reserved; sleepers could not take it
+        } else if ((v >>> HEAD_SHIFT) != 0) {
             wakeSleeper((++releases & (TAIL_WAKE_PERIOD - 1)) == 0);
         }
     }
@@ -179,21 +204,29 @@ public abstract class SpinBitSynchronizer {
         // thread is a trip through the scheduler anyway), straight to park, which unmounts it.
         final int spinRounds = me.isVirtual() ? ACTIVE_SPIN_COUNT : ACTIVE_SPIN_COUNT + 1;
         boolean weSpin = node != null && node.spinGranted;
+        if (weSpin) {
+            spinRole(true);
+        }
         boolean interrupted = false;
         boolean acquired = false;
+        long waitStart = System.nanoTime();
         long v = state;
         try {
             for (int i = 0; ; i++) {
                 int nb = tryAcquireBits((int) (v & LOCK_MASK));
-                if (nb >= 0) {
+                if (nb >= 0 && (v & HANDOFF) == 0) {
                     long next = (v & ~LOCK_MASK) | nb;
                     if (weSpin) {
                         next &= ~SPINNING;
+                        spinRole(false);
                     }
                     if (STATE.compareAndSet(this, v, next)) {
                         weSpin = false;
                         acquired = true;
                         return true;
+                    }
+                    if (weSpin) {
+                        spinRole(true);
                     }
                     v = state;
                     continue;
@@ -201,6 +234,7 @@ public abstract class SpinBitSynchronizer {
                 if (!weSpin && (v & SPINNING) == 0 && STATE.compareAndSet(this, v, v | SPINNING)) {
                     v |= SPINNING;
                     weSpin = true;
+                    spinRole(true);
                 }
                 if ((weSpin || atTail) && i < spinRounds) {
                     if (i < ACTIVE_SPIN_COUNT) {
@@ -225,12 +259,14 @@ public abstract class SpinBitSynchronizer {
                 }
                 if (node == null) {
                     node = WaiterTable.take(me);
+                    waitStart = System.nanoTime();
                 }
                 node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
                 node.setStatusPlain(WaiterNode.SLEEPING);
                 long next = ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK);
                 if (weSpin) {
                     next &= ~SPINNING;
+                    spinRole(false);
                 }
                 if (STATE.compareAndSet(this, v, next)) {
                     weSpin = false;
@@ -243,8 +279,19 @@ public abstract class SpinBitSynchronizer {
                     }
                     atTail = node.next == null;
                     weSpin = node.spinGranted;
+                    if (weSpin) {
+                        spinRole(true);
+                    }
                     node.next = null;
                     i = -1;
+                    if (!interruptible && !timed && System.nanoTime() - waitStart > STARVE_NANOS
+                            && acquireByHandoff(weSpin)) {
+                        weSpin = false;
+                        acquired = true;
+                        return true;
+                    }
+                } else if (weSpin) {
+                    spinRole(true);
                 }
                 v = state;
             }
@@ -256,6 +303,63 @@ public abstract class SpinBitSynchronizer {
                 WaiterTable.give(node);
             }
             if (interrupted && (acquired || !interruptible)) {
+                me.interrupt();
+            }
+        }
+    }
+
+    /**
+     * The bound on waiting (Go's sync.Mutex starvation mode, which the runtime mutex lacks): a
+     * waiter that has starved reserves the lock by setting HANDOFF while it is held. Arrivals and
+     * spinners then treat the lock as taken, and the holder's release unparks this thread instead
+     * of a sleeper. Returns false, changing nothing, if the lock is free (the caller's loop takes
+     * it) or another waiter already holds the reservation. Only for uninterruptible waits: a
+     * reservation must not be abandoned. Clears the spin role with the acquiring CAS if we held it.
+     */
+    private boolean acquireByHandoff(boolean weSpin) {
+        Thread me = Thread.currentThread();
+        // The handoffTo slot is the reservation token; only its owner sets or clears HANDOFF.
+        if (!HANDOFF_TO.compareAndSet(this, null, me)) {
+            return false;
+        }
+        long v = state;
+        for (;;) {
+            if (tryAcquireBits((int) (v & LOCK_MASK)) >= 0) {
+                handoffTo = null;
+                return false;
+            }
+            long w = (long) STATE.compareAndExchange(this, v, v | HANDOFF);
+            if (w == v) {
+                break;
+            }
+            v = w;
+        }
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                v = state;
+                int nb = tryAcquireBits((int) (v & LOCK_MASK));
+                if (nb < 0) {
+                    LockSupport.park(this);
+                    interrupted |= Thread.interrupted();
+                    continue;
+                }
+                // Nobody else may acquire while HANDOFF is set, so only pushes can fail this CAS.
+                long next = (v & ~(LOCK_MASK | HANDOFF)) | nb;
+                if (weSpin) {
+                    next &= ~SPINNING;
+                    spinRole(false);
+                }
+                if (STATE.compareAndSet(this, v, next)) {
+                    handoffTo = null;            // after the bit is gone: frees the slot for the next starver
+                    return true;
+                }
+                if (weSpin) {
+                    spinRole(true);
+                }
+            }
+        } finally {
+            if (interrupted) {
                 me.interrupt();
             }
         }
@@ -343,6 +447,7 @@ public abstract class SpinBitSynchronizer {
 
     /** Gives up the spin role without acquiring; a release may have skipped its wake because of us. */
     private void abandonSpin() {
+        spinRole(false);
         long v = state;
         for (;;) {
             long w = (long) STATE.compareAndExchange(this, v, v & ~SPINNING);
