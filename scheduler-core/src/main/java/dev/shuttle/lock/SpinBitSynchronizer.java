@@ -81,6 +81,13 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
 
     /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
     public final boolean tryAcquire() {
+        // First a blind CAS from the all-clear word, like ReentrantLock's and Go's Xchg8 fast
+        // paths: uncontended it saves the load, contended it asks for the cache line exclusive
+        // at once instead of shared and then exclusive.
+        int b0 = tryAcquireBits(0);
+        if (b0 >= 0 && STATE.compareAndSet(this, 0L, (long) b0)) {
+            return true;
+        }
         long v = state;
         for (;;) {
             int nb = tryAcquireBits((int) (v & LOCK_MASK));
