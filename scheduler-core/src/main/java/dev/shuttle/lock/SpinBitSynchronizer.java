@@ -24,8 +24,15 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     static final int ACTIVE_SPIN_COUNT = Runtime.getRuntime().availableProcessors() > 1 ? 4 : 0;
     /** Go's mutexActiveSpinSize: pauses per round. */
     static final int ACTIVE_SPIN_SIZE = 30;
-    /** Go's mutexTailWakePeriod: one contended release in this many wakes the oldest sleeper. */
+    /** Go's mutexTailWakePeriod: one contended release in this many considers waking the oldest sleeper. */
     static final int TAIL_WAKE_PERIOD = 16;
+    /**
+     * ...and does so only if the last such wake is this long ago. Go wakes the oldest on one
+     * contended unlock in 16 regardless of time; with critical sections of a few nanoseconds that
+     * is a wake-up every hundred or so nanoseconds, each a futex call on the releasing thread and
+     * a thread that spins for nothing. Bounding by time keeps the starvation bound and drops the cost.
+     */
+    static final long TAIL_WAKE_NANOS = 1_000_000L;
     /**
      * A woken waiter that has waited longer than this reserves the next acquisition (HANDOFF).
      * Go's sync.Mutex uses 1 ms for its starvation mode; each handoff costs a wake-up during
@@ -48,8 +55,12 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
      * cleared only after the bit is cleared; read by the release that sees the bit.
      */
     private volatile Thread handoffTo;
-    /** Paces anti-starvation wakes. Plain and racy on purpose: a lost increment only shifts the period. */
+    /** Paces anti-starvation wakes. Plain and racy on purpose: a lost update only shifts the period. */
     private int releases;
+    /** Whether the last release saw sleepers: picks the fast path's first CAS. A racy hint. */
+    private boolean sleepersSeen;
+    /** When the oldest sleeper was last woken; plain and racy like {@link #releases}. */
+    private long lastTailWake;
 
     protected SpinBitSynchronizer() {
     }
@@ -81,12 +92,11 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
 
     /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
     public final boolean tryAcquire() {
-        // First a blind CAS from the all-clear word, like ReentrantLock's and Go's Xchg8 fast
-        // paths: uncontended it saves the load, contended it asks for the cache line exclusive
-        // at once instead of shared and then exclusive.
-        int b0 = tryAcquireBits(0);
-        if (b0 >= 0 && STATE.compareAndSet(this, 0L, (long) b0)) {
-            return true;
+        if (!sleepersSeen) {
+            int b0 = tryAcquireBits(0);
+            if (b0 >= 0 && STATE.compareAndSet(this, 0L, (long) b0)) {
+                return true;
+            }
         }
         long v = state;
         for (;;) {
@@ -145,11 +155,25 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
      */
     public final void release(int n) {
         long v = (long) STATE.getAndAdd(this, (long) -n);
+        boolean sleepers = (v >>> HEAD_SHIFT) != 0;
+        sleepersSeen = sleepers;
         if ((v & HANDOFF) != 0) {
             LockSupport.unpark(handoffTo);       // the lock is reserved; sleepers could not take it
-        } else if ((v >>> HEAD_SHIFT) != 0) {
-            wakeSleeper((++releases & (TAIL_WAKE_PERIOD - 1)) == 0);
+        } else if (sleepers && ((v & SPINNING) == 0 || (++releases & (TAIL_WAKE_PERIOD - 1)) == 0)) {
+            // Kept out of line so that this method inlines into unlock: under contention the
+            // usual release sees sleepers and a spinner and must cost no more than the add.
+            wakeAfterRelease();
         }
+    }
+
+    private void wakeAfterRelease() {
+        boolean tail = false;
+        long now = System.nanoTime();
+        if (now - lastTailWake >= TAIL_WAKE_NANOS) {
+            lastTailWake = now;
+            tail = true;
+        }
+        wakeSleeper(tail);
     }
 
     /** Releases everything the holder holds, for a condition wait. */

@@ -7,9 +7,10 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Secondary results: process CPU nanoseconds per lock operation over the iteration. JMH reads
- * public fields of an EVENTS counter as they stand at the end of the iteration, so the field
- * holds a running ratio rather than a sum.
+ * Secondary result: process CPU nanoseconds (all threads, all cores) per lock operation. JMH reads
+ * the public field at the end of each iteration, so it holds a running ratio over the iteration.
+ * Note that JMH's score for an EVENTS counter is the sum over measurement iterations: read the
+ * per-iteration values (rawData in the JSON), or divide the score by the iteration count.
  */
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)

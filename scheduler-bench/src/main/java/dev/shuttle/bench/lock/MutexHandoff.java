@@ -135,7 +135,7 @@ public class MutexHandoff {
         }
     }
 
-    /** Secondary results, as running ratios over the iteration (see {@link CpuCounters}). */
+    /** Secondary results, as running ratios over the iteration; JMH sums them over iterations (see {@link CpuCounters}). */
     @State(Scope.Thread)
     @AuxCounters(AuxCounters.Type.EVENTS)
     public static class Handoff {
