@@ -1,0 +1,54 @@
+package dev.shuttle.stress.lock;
+
+import dev.shuttle.lock.SpinBitSynchronizer;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A non-reentrant mutex on the spin-bit synchronizer, releasable by any thread (so one actor can
+ * hold it and another release it), which counts threads holding the spin role at once.
+ */
+final class CountingMutex extends SpinBitSynchronizer {
+    private final AtomicInteger spinners = new AtomicInteger();
+    private final AtomicInteger maxSpinners = new AtomicInteger();
+
+    @Override
+    protected int tryAcquireBits(int bits) {
+        return bits == 0 ? 1 : FAILED;
+    }
+
+    @Override
+    protected boolean isHeldExclusively() {
+        return lockBits() != 0;
+    }
+
+    @Override
+    protected long saveForWait() {
+        return 0;
+    }
+
+    @Override
+    protected void restoreAfterWait(long saved) {
+    }
+
+    @Override
+    protected void spinRole(boolean taken) {
+        if (taken) {
+            maxSpinners.accumulateAndGet(spinners.incrementAndGet(), Math::max);
+        } else {
+            spinners.decrementAndGet();
+        }
+    }
+
+    void unlock() {
+        release(1);
+    }
+
+    boolean isFree() {
+        return lockBits() == 0;
+    }
+
+    int maxSpinners() {
+        return maxSpinners.get();
+    }
+}
