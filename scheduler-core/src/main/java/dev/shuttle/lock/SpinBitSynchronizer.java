@@ -6,15 +6,16 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * An exclusive synchronizer after Go's spin-bit runtime mutex: at most one waiter spins, the
- * others sleep on a LIFO stack, a release wakes a sleeper only when nobody is spinning, and every
- * sixteenth contended release wakes the oldest sleeper instead so that nobody starves. The state
- * word layout and each transition are described in the package documentation.
+ * others sleep on a LIFO stack, a release wakes a sleeper only when nobody is spinning, the
+ * oldest sleeper is woken at most once a millisecond regardless, and a waiter that has starved for
+ * 4 ms reserves the next acquisition. The state word layout and each transition are described in
+ * the package documentation.
  *
  * <p>Subclasses own the low 16 bits of the state word (the "lock bits"): they say, as a pure
  * function of those bits, whether the synchronizer can be acquired and what acquiring leaves,
- * and a release subtracts from them; this class does everything else. Ownership bookkeeping that only the holder touches
- * (owner thread, hold count) belongs in subclass fields, outside the atomic word, so a reentrant
- * acquire never writes the shared cache line.
+ * and a release subtracts from them; this class does everything else. Ownership bookkeeping
+ * that only the holder touches (owner thread, hold count) belongs in subclass fields, outside
+ * the atomic word, so a reentrant acquire never writes the shared cache line.
  */
 public abstract class SpinBitSynchronizer extends SleeperStack {
     /** Returned by {@link #tryAcquireBits} when the synchronizer is not available. */
