@@ -64,8 +64,9 @@ public final class FullRun {
         if (shortRun) {
             notes.add("--short run: one 100 ms iteration per benchmark; checks the pipeline, not a measurement.");
         }
-        String command = "java --add-opens=java.base/java.lang=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar"
-                + " dev.shuttle.bench.report.FullRun " + String.join(" ", args);
+        String command = "./shuttle report " + String.join(" ", args)
+                + "   (java --add-opens=java.base/java.lang=ALL-UNNAMED --enable-native-access=ALL-UNNAMED"
+                + " -cp scheduler-bench/target/benchmarks.jar dev.shuttle.bench.report.FullRun)";
         writeReport(command.strip(), note, notes);
         System.out.printf("FullRun: wrote %s in %.0f s%n", DOCS.resolve("benchmarks.md"),
                 (System.nanoTime() - start) / 1e9);
