@@ -48,6 +48,8 @@ public final class QuickCompare {
                         Set.of("mean_us", "p99_us", "max_us"), 1, 3, TimeValue.seconds(2), JVM_ARGS),
                 new Headline(BENCH + "timer.Tickers.window", Map.of("threads", "10"),
                         Set.of("cpu_us_per_op", "cores_used", "mean_us"), 1, 3, TimeValue.seconds(2), JVM_ARGS),
+                new Headline(BENCH + "sched.IdleCpu.idleAfterBurst", Map.of(), Set.of("cores_used"), 1, 2,
+                        TimeValue.seconds(2), JVM_ARGS),
                 new Headline(BENCH + "sched.Wakeup.pair", Map.of("parallelism", "2", "delayUs", "20"),
                         Set.of(Measurement.SCORE, "cpu_us_per_op"), 1, 3, TimeValue.seconds(1),
                         BenchJvm.withJdkParallelism(2))));
