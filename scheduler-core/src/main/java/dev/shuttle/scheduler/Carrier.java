@@ -134,6 +134,14 @@ final class Carrier extends Thread {
         return false;
     }
 
+    /** Appends at the tail of the run queue (the global queue when full); returns the local queue's size after. */
+    int pushTail(Runnable task) {
+        if (!runQueue.offer(task)) {
+            pool.global.offer(task);
+        }
+        return runQueue.size();
+    }
+
     /**
      * Go's {@code findRunnable}: local work, then the global queue, then stealing, then park. Returns null when the
      * carrier should re-check the pool state (it was woken, or the pool is stopping).
@@ -149,7 +157,7 @@ final class Carrier extends Thread {
         if ((task = takeLocal()) != null || (task = takeGlobal()) != null) {
             return found(task);
         }
-        if (pool.timers.fireAnyExpired() > 0 && (task = takeLocal()) != null) {
+        if (pool.timers.fireAnyExpired(this) > 0 && (task = takeLocal()) != null) {
             return found(task);
         }
         if (tryBeginSearching() && (task = search()) != null) {
@@ -315,6 +323,11 @@ final class Carrier extends Thread {
             while (idle.contains(index) && !pool.isStopping()) {
                 watched = timerService.sleep(this, runNextGrace);
                 if (timerService.due() && idle.tryRemove(index)) {
+                    // Up to fire timers, and then perhaps to run a long task: another idle carrier takes the watch
+                    // for the timers that remain (it may be parked without a timeout, its own heap not empty).
+                    if (watched) {
+                        timerService.handOffWatch(this);
+                    }
                     return null;
                 }
                 if (runNextGrace > 0) {

@@ -80,12 +80,14 @@ final class CarrierPool extends ForkJoinPool {
             if (state == JdkVirtualThreads.YIELDED) {
                 global.offer(task);
                 wakep();
-            } else {
-                boolean onlyRunNext = c.pushLocal(task);
-                // Between tasks (firing a timer) the carrier runs its runNext next: nothing to share.
-                if (!(onlyRunNext && c.isBetweenTasks())) {
-                    afterLocalPush(onlyRunNext);
+            } else if (c.isBetweenTasks()) {
+                // Timers fired by the carrier loop: FIFO, so a batch runs in deadline order (runNext would run it
+                // backwards). The carrier takes the first next; others are woken only for what lies beyond it.
+                if (c.pushTail(task) > 1) {
+                    wakep();
                 }
+            } else {
+                afterLocalPush(c.pushLocal(task));
             }
         } else {
             global.offer(task);

@@ -131,28 +131,35 @@ final class TimerService {
             return 0;
         }
         long now = System.nanoTime();
-        return due - now <= 0 ? fire(self.timers, now) : 0;
+        return due - now <= 0 ? fire(self.timers, now, self) : 0;
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
-    int fireAnyExpired() {
+    int fireAnyExpired(Carrier self) {
         long now = System.nanoTime();
         int fired = 0;
         for (Carrier c : pool.carriers) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
-                fired += fire(c.timers, now);
+                fired += fire(c.timers, now, self);
             }
         }
         return fired;
     }
 
-    private int fire(TimerHeap heap, long now) {
-        if (!heap.tryLock()) {
+    /**
+     * Fires at most as many timers as the firing carrier's run queue has room for. A timer's action wakes one thread
+     * onto that queue; firing more would spill the woken threads into the global queue, which a saturated carrier
+     * serves only every 61st tick, so they would wait behind threads whose timers fired later. Unfired expired
+     * timers stay in the heap, which keeps them in deadline order, and fire as the queue drains.
+     */
+    private int fire(TimerHeap heap, long now, Carrier self) {
+        int room = Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
+        if (room <= 0 || !heap.tryLock()) {
             return 0;
         }
         try {
-            return heap.fireExpired(now, FIRE_BATCH, onError);
+            return heap.fireExpired(now, room, onError);
         } finally {
             heap.unlock();
         }
@@ -224,8 +231,8 @@ final class TimerService {
     }
 
     /**
-     * A carrier that was the watcher left the idle set to run work: timers may still be pending with nobody
-     * sleeping toward them. Unpark another idle carrier (without taking its bit) so that it re-computes its sleep
+     * A carrier that was the watcher left the idle set (to fire timers or to run work): timers may still be pending
+     * with nobody sleeping toward them. Unpark another idle carrier (without taking its bit) so that it re-computes its sleep
      * and takes over the watch.
      */
     void handOffWatch(Carrier leaving) {

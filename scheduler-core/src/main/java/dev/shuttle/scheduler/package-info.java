@@ -18,7 +18,10 @@
  *       not to {@code runNext}, so that it cannot monopolise the carrier.</li>
  *   <li>A {@code Thread.yield}: to the global queue, behind all other runnable work (Go's {@code Gosched}). Running
  *       it next would make {@code yield} a no-op and livelock a spin-with-yield loop on one carrier.</li>
- *   <li>From any other thread (a platform thread, the JDK's unblocker, a timer): to the global queue.</li>
+ *   <li>Woken by a timer that the carrier fires between tasks: to the tail of its queue, so that a batch of
+ *       expired timers runs in deadline order (through {@code runNext} it would run backwards). A carrier fires
+ *       only as many timers as its queue has room for; the rest stay in the heap, in order.</li>
+ *   <li>From any other thread (a platform thread, the JDK's unblocker): to the global queue.</li>
  *   <li>A full local queue overflows to the global queue.</li>
  * </ul>
  *

@@ -194,6 +194,33 @@ class ShuttleTimersTest {
         }
     }
 
+    @Test
+    void theTimerWatchPassesOnWhenTheWatcherGetsUpToWork() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            for (int round = 0; round < 5; round++) {
+                AtomicLong lateness = new AtomicLong(-1);
+                CountDownLatch second = new CountDownLatch(1);
+                long start = System.nanoTime();
+                // The first timer wakes whichever carrier watches, and its action keeps that carrier busy...
+                shuttle.pool().schedule(() -> shuttle.ofVirtual().start(() -> {
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+                    while (System.nanoTime() < until && second.getCount() > 0) {
+                        Thread.onSpinWait();
+                    }
+                }), 20, TimeUnit.MILLISECONDS);
+                // ...so the second must be watched by the other carrier, parked until then.
+                shuttle.pool().schedule(() -> {
+                    lateness.set(System.nanoTime() - start - TimeUnit.MILLISECONDS.toNanos(40));
+                    second.countDown();
+                }, 40, TimeUnit.MILLISECONDS);
+                assertTrue(second.await(5, TimeUnit.SECONDS));
+                assertTrue(lateness.get() < TimeUnit.MILLISECONDS.toNanos(150),
+                        "the second timer waited for the busy ex-watcher: " + lateness.get() + " ns late");
+                Thread.sleep(50);
+            }
+        }
+    }
+
     private static String carrierName() {
         String s = Thread.currentThread().toString();
         return s.substring(s.indexOf('@') + 1);
