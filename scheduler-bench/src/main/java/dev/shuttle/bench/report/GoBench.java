@@ -34,11 +34,11 @@ public final class GoBench {
     /** The invocations FullRun makes: timer latency (fixed iteration counts), timer operations, WakeupParallel. */
     public static List<Command> commands() {
         return List.of(
-                new Command("time", List.of("-run", "^$", "-bench", "^(ParallelTimerLatency|StaggeredTickerLatency)$",
+                new Command("time", List.of("-run", "^$", "-bench", "^Benchmark(ParallelTimerLatency|StaggeredTickerLatency)$",
                         "-benchtime", "300x")),
-                new Command("time", List.of("-run", "^$", "-bench", "^(Stop|Reset|StartStop1000|Sleep1000)$",
+                new Command("time", List.of("-run", "^$", "-bench", "^Benchmark(Stop|Reset|StartStop1000|Sleep1000)$",
                         "-benchtime", "1s")),
-                new Command("runtime", List.of("-run", "^$", "-bench", "^WakeupParallelSpinning$/^(0s|20µs)$",
+                new Command("runtime", List.of("-run", "^$", "-bench", "^BenchmarkWakeupParallelSpinning$/^(0s|20µs)$",
                         "-cpu", "2,8,32,64", "-benchtime", "1s")));
     }
 

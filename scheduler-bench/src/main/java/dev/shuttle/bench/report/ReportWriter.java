@@ -22,11 +22,10 @@ public final class ReportWriter {
                     + " queue, stealing",
             "sched.Wakeup", "block/wake pairs with idle carriers: the cost of searching carriers and of waking idle"
                     + " ones (seed 001)",
-            "timer.ParallelTimerLatency", "timers firing while one carrier is busy: a thread started or woken by a"
-                    + " busy carrier waits in its runNext unless another carrier is woken; timed parks still use the"
-                    + " JDK's timer path until Shuttle's per-carrier timer heaps land",
-            "timer.StaggeredTickerLatency", "timer wake-ups competing with CPU-bound work: stealing of woken threads"
-                    + " from busy carriers; timers on the JDK's path until the per-carrier heaps land",
+            "timer.ParallelTimerLatency", "timers firing while one carrier is busy: the idle carrier that watches"
+                    + " the earliest deadline, and stealing of expired timers from the busy carrier's heap",
+            "timer.StaggeredTickerLatency", "timer wake-ups competing with CPU-bound work: the timer watch passing"
+                    + " between carriers as they get busy, and woken threads queued behind a busy carrier's work",
             "timer.Tickers", "many timed parks: the timer queue and one carrier park/unpark per wake-up",
             "timer.Sleep", "thread start + timer arm + wake for 1000 short sleeps");
 
