@@ -120,19 +120,20 @@ final class CarrierPool extends ForkJoinPool {
      * Go's {@code wakep}: wakes one idle carrier into the searching state, unless a carrier is already searching
      * (it will find the work, or re-check before it parks) or none is idle (every carrier will look at the queues
      * before it parks). The searching count is raised on the woken carrier's behalf before it is unparked, so two
-     * submitters never both wake one.
+     * submitters never both wake one. Returns whether it woke a carrier.
      */
-    void wakep() {
+    boolean wakep() {
         if (idle.count() == 0 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
-            return;
+            return false;
         }
         int i = idle.pollAny(ThreadLocalRandom.current().nextInt(carriers.length));
         // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
         if (i < 0) {
             searching.decrementAndGet();
-            return;
+            return false;
         }
         carriers[i].unparkSearching();
+        return true;
     }
 
     boolean hasGlobalWork() {

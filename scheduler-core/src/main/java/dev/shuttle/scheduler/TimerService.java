@@ -79,7 +79,8 @@ final class TimerService {
         return deadline - now < 0 || deadline == TimerHeap.NONE ? TimerHeap.NONE - 1 : deadline;
     }
 
-    void arm(Timer timer) {
+    /** Arms {@code timer} and makes sure a carrier will be awake for it; returns whether that woke a carrier. */
+    boolean arm(Timer timer) {
         Thread carrier = JdkVirtualThreads.currentCarrier();
         if (carrier instanceof Carrier c && c.pool == pool) {
             TimerHeap heap = c.timers;
@@ -96,20 +97,26 @@ final class TimerService {
             Carrier[] all = pool.carriers;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
-        armed(timer.deadline(), carrier instanceof Carrier c && c.pool == pool);
+        return armed(timer.deadline(), carrier instanceof Carrier c && c.pool == pool);
     }
 
-    /** Makes sure some carrier is awake by {@code deadline}; see the class comment. */
-    private void armed(long deadline, boolean onCarrier) {
+    /**
+     * Makes sure some carrier is awake by {@code deadline}; see the class comment. Returns whether it woke one (the
+     * watcher, or an idle carrier through {@code wakep}).
+     */
+    boolean armed(long deadline, boolean onCarrier) {
         if (!TimerHeap.isEarlier(deadline, watchUntil)) {
-            return;
+            return false;
         }
         int w = watcher;
         if (w != NO_WATCHER) {
             LockSupport.unpark(pool.carriers[w]);
-        } else if (!onCarrier || pool.idle.count() > 0) {
-            pool.wakep();
+            return true;
         }
+        if (!onCarrier || pool.idle.count() > 0) {
+            return pool.wakep();
+        }
+        return false;
     }
 
     /** The earliest deadline in any carrier's heap: O(parallelism), paid only on the way to park. */
@@ -172,8 +179,8 @@ final class TimerService {
      * when the deadline passed, telling whether it was the watcher; the caller re-checks its idle bit.
      */
     boolean sleep(Carrier self, long maxNanos) {
-        long until = earliest();
-        if (until == TimerHeap.NONE || !becomeWatcher(self.index, until)) {
+        long until = watchDeadline(self);
+        if (until == TimerHeap.NONE) {
             if (maxNanos > 0) {
                 LockSupport.parkNanos(pool, maxNanos);
             } else {
@@ -182,11 +189,6 @@ final class TimerService {
             return false;
         }
         try {
-            long again = earliest();
-            if (TimerHeap.isEarlier(again, until)) {
-                until = again;
-                watchUntil = until;
-            }
             long delay = until - System.nanoTime();
             if (maxNanos > 0) {
                 delay = Math.min(delay, maxNanos);
@@ -198,6 +200,25 @@ final class TimerService {
             stopWatching(self.index);
         }
         return true;
+    }
+
+    /**
+     * The non-blocking half of {@link #sleep}: becomes the watcher if there is a timer and no watcher sleeps toward
+     * an earlier or equal deadline, publishes {@code watchUntil}, then reads every heap again (an arm that missed
+     * the published value was published before this read). Returns the deadline to sleep toward, or
+     * {@link TimerHeap#NONE} when this carrier does not watch.
+     */
+    long watchDeadline(Carrier self) {
+        long until = earliest();
+        if (until == TimerHeap.NONE || !becomeWatcher(self.index, until)) {
+            return TimerHeap.NONE;
+        }
+        long again = earliest();
+        if (TimerHeap.isEarlier(again, until)) {
+            until = again;
+            watchUntil = until;
+        }
+        return until;
     }
 
     /** True if the deadline for timers is now due: the sleeping carrier must get up and fire them. */
