@@ -1,23 +1,16 @@
 package dev.shuttle.bench.sched;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
-import dev.shuttle.bench.VirtualTasks;
+import dev.shuttle.bench.OnScheduler;
 import dev.shuttle.bench.metrics.CpuStats;
 import dev.shuttle.bench.metrics.ProcessCpu;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,28 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 1, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class IdleCpu {
+public class IdleCpu extends OnScheduler {
     static final int BURST = 1_000;
     static final long SETTLE_MILLIS = 50;
     static final long IDLE_MILLIS = 200;
 
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
-
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
-
-    @Setup(Level.Trial)
-    public void open() {
-        schedulers = Schedulers.open(scheduler, 0);
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
-    }
-
-    @TearDown(Level.Trial)
-    public void close() {
-        schedulers.close();
-    }
 
     @Benchmark
     public void idleAfterBurst(CpuStats cpu) throws InterruptedException {

@@ -1,8 +1,7 @@
 package dev.shuttle.bench.sched;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
-import dev.shuttle.bench.VirtualTasks;
+import dev.shuttle.bench.OnScheduler;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.Signal;
 import java.util.concurrent.TimeUnit;
@@ -10,16 +9,10 @@ import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,27 +25,10 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class PingPong {
+public class PingPong extends OnScheduler {
     static final int ROUND_TRIPS = 1_000;
 
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
-
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
     private final Histogram roundTrips = new Histogram(3);
-
-    @Setup(Level.Trial)
-    public void open() {
-        schedulers = Schedulers.open(scheduler, 0);
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
-    }
-
-    @TearDown(Level.Trial)
-    public void close() {
-        schedulers.close();
-    }
 
     @Benchmark
     @OperationsPerInvocation(ROUND_TRIPS)

@@ -1,21 +1,16 @@
 package dev.shuttle.bench.sched;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.OnScheduler;
 import dev.shuttle.bench.VirtualTasks;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -28,22 +23,16 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class Skynet {
+public class Skynet extends OnScheduler {
     static final int BRANCHING = 10;
-
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
 
     /** Leaves; a power of {@value #BRANCHING}. */
     @Param("1000000")
     public int size;
 
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
 
-    @Setup(Level.Trial)
-    public void open() {
+    @Override
+    protected void afterOpen() {
         long leaves = size;
         while (leaves > 1 && leaves % BRANCHING == 0) {
             leaves /= BRANCHING;
@@ -51,13 +40,6 @@ public class Skynet {
         if (leaves != 1) {
             throw new IllegalArgumentException("size must be a power of " + BRANCHING + ", not " + size);
         }
-        schedulers = Schedulers.open(scheduler, 0);
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
-    }
-
-    @TearDown(Level.Trial)
-    public void close() {
-        schedulers.close();
     }
 
     @Benchmark

@@ -1,7 +1,7 @@
 package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.OnScheduler;
 import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.Spin;
@@ -11,15 +11,9 @@ import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -35,33 +29,19 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class ParallelTimerLatency {
+public class ParallelTimerLatency extends OnScheduler {
     static final long DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long ROUND_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
-
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
     private int timerCount;
     private final AtomicInteger fired = new AtomicInteger();
 
-    @Setup(Level.Trial)
-    public void open() {
-        schedulers = Schedulers.open(scheduler, 0);
+    @Override
+    protected void afterOpen() {
         if (schedulers.parallelism() < 2) {
-            schedulers.close();
             throw new IllegalStateException("ParallelTimerLatency needs at least 2 carriers");
         }
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
         timerCount = schedulers.parallelism() - 1;
-    }
-
-    @TearDown(Level.Trial)
-    public void close() {
-        schedulers.close();
     }
 
     @Benchmark

@@ -1,22 +1,15 @@
 package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
-import dev.shuttle.bench.VirtualTasks;
+import dev.shuttle.bench.OnScheduler;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -29,26 +22,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class Sleep {
+public class Sleep extends OnScheduler {
     static final int THREADS = 1_000;
 
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
-
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
-
-    @Setup(Level.Trial)
-    public void open() {
-        schedulers = Schedulers.open(scheduler, 0);
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
-    }
-
-    @TearDown(Level.Trial)
-    public void close() {
-        schedulers.close();
-    }
 
     @Benchmark
     public void sleep1000() throws InterruptedException {

@@ -1,7 +1,7 @@
 package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.OnScheduler;
 import dev.shuttle.bench.VirtualTasks;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.Spin;
@@ -9,15 +9,10 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -32,39 +27,26 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 1, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class StaggeredTickerLatency {
+public class StaggeredTickerLatency extends OnScheduler {
     static final int TICKS = 20;
     static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(3);
-
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
 
     @Param({"300us/1", "300us/2", "300us/3", "300us/4", "300us/5", "300us/6", "300us/7", "300us/8", "300us/9",
             "300us/10", "2ms/1"})
     public String load;
 
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
     private long workNanos;
     private int tickers;
 
-    @Setup(Level.Trial)
-    public void open() {
+    @Override
+    protected void afterOpen() {
         String[] parts = load.split("/");
         workNanos = switch (parts[0]) {
             case "300us" -> TimeUnit.MICROSECONDS.toNanos(300);
             case "2ms" -> TimeUnit.MILLISECONDS.toNanos(2);
             default -> throw new IllegalArgumentException("load work must be 300us or 2ms: " + load);
         };
-        schedulers = Schedulers.open(scheduler, 0);
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
         tickers = schedulers.parallelism() * Integer.parseInt(parts[1]);
-    }
-
-    @TearDown(Level.Trial)
-    public void close() {
-        schedulers.close();
     }
 
     @Benchmark

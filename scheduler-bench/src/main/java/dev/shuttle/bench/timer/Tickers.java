@@ -1,8 +1,7 @@
 package dev.shuttle.bench.timer;
 
 import dev.shuttle.bench.BenchJvm;
-import dev.shuttle.bench.Schedulers;
-import dev.shuttle.bench.VirtualTasks;
+import dev.shuttle.bench.OnScheduler;
 import dev.shuttle.bench.metrics.CpuStats;
 import dev.shuttle.bench.metrics.LatencyStats;
 import dev.shuttle.bench.metrics.ProcessCpu;
@@ -18,10 +17,7 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
@@ -36,29 +32,21 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 2, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
-@State(Scope.Benchmark)
-public class Tickers {
+public class Tickers extends OnScheduler {
     static final long WINDOW_MILLIS = 100;
     private static final long SLEEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-
-    @Param({Schedulers.JDK, Schedulers.SHUTTLE})
-    public String scheduler;
 
     @Param({"10", "1000", "10000"})
     public int threads;
 
-    private Schedulers schedulers;
-    private VirtualTasks tasks;
     private Thread[] sleepers;
     private volatile boolean running;
     private final LongAdder wakeups = new LongAdder();
     private final Recorder lateness = new Recorder(3);
     private Histogram interval;
 
-    @Setup(Level.Trial)
-    public void start() {
-        schedulers = Schedulers.open(scheduler, 0);
-        tasks = new VirtualTasks(schedulers.ofVirtual().factory());
+    @Override
+    protected void afterOpen() {
         running = true;
         sleepers = new Thread[threads];
         for (int i = 0; i < threads; i++) {
@@ -84,13 +72,12 @@ public class Tickers {
         interval = lateness.getIntervalHistogram(interval);
     }
 
-    @TearDown(Level.Trial)
-    public void stop() throws InterruptedException {
+    @Override
+    protected void beforeClose() throws InterruptedException {
         running = false;
         for (Thread t : sleepers) {
             tasks.join(t);
         }
-        schedulers.close();
     }
 
     @Benchmark
