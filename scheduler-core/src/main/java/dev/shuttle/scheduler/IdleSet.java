@@ -120,8 +120,4 @@ final class IdleSet {
     int wordCount() {
         return words.length;
     }
-
-    int size() {
-        return size;
-    }
 }
