@@ -92,6 +92,12 @@
  * watcher, parks until the earliest deadline of all heaps; arming an earlier timer unparks it, or wakes an idle
  * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerService} has the protocol).
  *
+ * <p>A heap's lock is only ever tried, never waited for. Its holder (the owner arming its own timer, or a carrier
+ * firing) answers for the heap's due timers while it holds the lock: a carrier going to sleep passes over them, and
+ * the holder, releasing, wakes a carrier if due timers are left. The sleeper publishes its idle bit before it reads
+ * the lock; the holder fences between its unlock and its reads of the idle set, so one of the two sees the other
+ * ({@code LockedHeapReleaseStress}).
+ *
  * <h2>Threads and closing</h2>
  * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it
  * captures, and the thread's state, through {@link dev.shuttle.scheduler.JdkVirtualThreads}. A task whose thread is

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shuttle.timers.Timer;
+import dev.shuttle.timers.TimerHeap;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -219,6 +223,43 @@ class ShuttleTimersTest {
                 Thread.sleep(50);
             }
         }
+    }
+
+    @Test
+    void idleCarriersLeaveTheDueTimersOfALockedHeapToItsHolder() throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            CarrierPool pool = shuttle.pool();
+            TimerHeap heap = pool.carriers[1].timers;
+            CountDownLatch fired = new CountDownLatch(1);
+            long burnt;
+            // Hold carrier 1's heap lock with a due timer in it, as a carrier does while it arms or fires. Before the
+            // holder rule, idle carriers got up for that timer, failed on the lock and came back, a busy loop.
+            while (!heap.tryLock()) {
+                Thread.onSpinWait();
+            }
+            try {
+                heap.add(new Timer(fired::countDown, System.nanoTime()));
+                pool.timers.armed(heap.earliestDeadline(), false);
+                long before = cpuOf(threads, pool);
+                Thread.sleep(200);
+                burnt = cpuOf(threads, pool) - before;
+                assertEquals(1, fired.getCount(), "fired through a held lock");
+            } finally {
+                pool.timers.release(heap, false);
+            }
+            assertTrue(fired.await(5, TimeUnit.SECONDS), "nobody fired the due timer after the holder released it");
+            assertTrue(burnt < TimeUnit.MILLISECONDS.toNanos(40),
+                    "idle carriers burnt " + burnt / 1_000_000 + " ms of CPU in 200 ms waiting on a held heap");
+        }
+    }
+
+    private static long cpuOf(ThreadMXBean threads, CarrierPool pool) {
+        long sum = 0;
+        for (Carrier c : pool.carriers) {
+            sum += threads.getThreadCpuTime(c.threadId());
+        }
+        return sum;
     }
 
     private static String carrierName() {

@@ -62,6 +62,15 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
     }
 
     /**
+     * A snapshot: whether some thread holds the lock. The holder is awake and, if it is firing,
+     * fires this heap's due timers itself; a carrier that finds a due timer here need not spin
+     * for the lock.
+     */
+    public boolean isLocked() {
+        return isLockedField();
+    }
+
+    /**
      * Releases the lock; only its holder may call this.
      *
      * @throws IllegalMonitorStateException if the lock is not held
