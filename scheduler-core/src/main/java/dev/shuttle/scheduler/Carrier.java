@@ -50,6 +50,8 @@ final class Carrier extends Thread {
      * loop), thieves read with acquire loads: scheduling ticks, a sign that the carrier makes progress.
      */
     private int tick;
+    /** Owner: how long the next search may pause before parking. */
+    private final SpinBudget spinBudget;
     /** Owner: xorshift state for the random start of a steal pass. */
     private int seed;
     /** Owner: {@code tick} of each victim in the first round of a search or at a runNext snapshot. */
@@ -61,6 +63,7 @@ final class Carrier extends Thread {
         this.index = index;
         this.seed = 0x9E3779B9 * (index + 1);
         this.ticksAtSearchStart = new int[pool.carriers.length];
+        this.spinBudget = new SpinBudget(pool.spin);
         setDaemon(true);
     }
 
@@ -212,22 +215,27 @@ final class Carrier extends Thread {
         return task;
     }
 
-    /** Bounded search: rounds over the global queue and every busy carrier, with spin and yield pauses. */
+    /**
+     * Bounded search: rounds over the global queue and every busy carrier, with spin and yield pauses as far as the
+     * {@link SpinBudget} allows. Only a search that paused can tell a stuck carrier's runNext from a busy one's.
+     */
     private Runnable search() {
-        SpinPolicy policy = pool.spin;
-        int rounds = policy.rounds();
+        SpinBudget budget = spinBudget;
+        int rounds = budget.startSearch();
         for (int round = 0; round <= rounds; round++) {
             Runnable task = pool.global.isEmpty() ? null : takeGlobal();
             if (task == null) {
-                task = stealPass(round == 0, round == rounds);
+                task = stealPass(round == 0, round > 0 && round == rounds);
             }
             if (task != null) {
+                budget.found(round);
                 return task;
             }
             if (round < rounds) {
-                policy.pause(round);
+                budget.pause(round);
             }
         }
+        budget.wasted();
         return null;
     }
 
@@ -302,6 +310,7 @@ final class Carrier extends Thread {
         if (snapshotRunNextOwners()) {
             watchRunNext();
         }
+        spinBudget.parking();
         return true;
     }
 
@@ -347,6 +356,7 @@ final class Carrier extends Thread {
         }
         if (!pool.isStopping()) {
             spinning = true;
+            spinBudget.wokenToSearch();
             if (watched) {
                 timerService.handOffWatch(this);
             }

@@ -1,0 +1,77 @@
+package dev.shuttle.scheduler;
+
+/**
+ * How many pause rounds one carrier's next search may spend before it parks: the {@link SpinPolicy}'s rounds while
+ * spinning pays off, fewer while it does not. Owner-only state, no synchronization.
+ *
+ * <p>Why adapt. A search that pauses between rounds is worth its CPU when work arrives within the pauses: a
+ * producer/consumer pair handing off every few microseconds (PingPong) finds its partner's next task before
+ * parking, which saves a park, an unpark and the wake-up latency. When work arrives only after far longer, as with
+ * threads that sleep a millisecond, every search burns its full budget for nothing, once per carrier per wake-up:
+ * with 10 threads sleeping 1 ms, the search loop was 11% of the carriers' CPU samples. HotSpot's adaptive spinning
+ * for monitors faces the same choice and answers it the same way: spin only while spinning recently succeeded.
+ * Measured (2 carriers, JMH, interleaved forks, 2026-11-21): Tickers with 10 threads 11.5 instead of 12.6 µs CPU
+ * per wake-up (medians of 5), Wakeup with 20 µs between wake-ups 138 instead of 150-154 µs CPU per operation,
+ * PingPong unchanged (565-588 against 554-591 ns).
+ *
+ * <p>The rules. A search that finds work after at least one pause earns the full budget back. A search that finds
+ * nothing costs one round of budget, yield rounds going first (they end the budget). A carrier woken with work
+ * sooner after it began to park than a full-budget search lasts would have found that work by spinning: that
+ * restores the full budget too, so a carrier whose budget ran out learns when spinning would pay again.
+ */
+final class SpinBudget {
+    private final SpinPolicy policy;
+    /** Pause rounds the next search may spend: 0 to {@code policy.rounds()}. */
+    private int rounds;
+    /** When the current full-budget search began, or 0: only full-budget searches are timed. */
+    private long searchStart;
+    /** How long the last unsuccessful full-budget search took; 0 until one was measured. */
+    private long fullSearchNanos;
+    /** When the carrier began to park with less than the full budget, or 0 when there is nothing to learn. */
+    private long parkedAt;
+
+    SpinBudget(SpinPolicy policy) {
+        this.policy = policy;
+        this.rounds = policy.rounds();
+    }
+
+    /** Rounds the search now beginning may pause for. */
+    int startSearch() {
+        searchStart = rounds == policy.rounds() ? System.nanoTime() : 0L;
+        return rounds;
+    }
+
+    /** Pauses between round {@code round} and the next; spin rounds come first, then yield rounds. */
+    void pause(int round) {
+        policy.pause(round);
+    }
+
+    /** The search found work in round {@code round} (0 = before any pause). */
+    void found(int round) {
+        if (round > 0) {
+            rounds = policy.rounds();
+        }
+    }
+
+    /** The search found nothing. */
+    void wasted() {
+        if (searchStart != 0L) {
+            fullSearchNanos = System.nanoTime() - searchStart;
+        }
+        if (rounds > 0) {
+            rounds--;
+        }
+    }
+
+    /** The carrier is about to park. */
+    void parking() {
+        parkedAt = rounds < policy.rounds() && fullSearchNanos > 0L ? System.nanoTime() : 0L;
+    }
+
+    /** The carrier was woken from its park to search: a waker handed it work. */
+    void wokenToSearch() {
+        if (parkedAt != 0L && System.nanoTime() - parkedAt < fullSearchNanos) {
+            rounds = policy.rounds();
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.junit.jupiter.api.Test;
+
+class SpinBudgetTest {
+    private static final SpinPolicy POLICY = new SpinPolicy(2, 1, 1);
+
+    @Test
+    void fruitlessSearchesSpendTheBudgetDownToNoPauses() {
+        SpinBudget budget = new SpinBudget(POLICY);
+        for (int expected = POLICY.rounds(); expected >= 0; expected--) {
+            assertEquals(expected, budget.startSearch());
+            budget.wasted();
+        }
+        assertEquals(0, budget.startSearch());
+    }
+
+    @Test
+    void workFoundAfterAPauseRestoresTheFullBudget() {
+        SpinBudget budget = new SpinBudget(POLICY);
+        budget.startSearch();
+        budget.wasted();
+        budget.startSearch();
+        budget.wasted();
+        assertEquals(1, budget.startSearch());
+        budget.found(0);
+        assertEquals(1, budget.startSearch(), "work found before any pause says nothing about spinning");
+        budget.found(1);
+        assertEquals(POLICY.rounds(), budget.startSearch());
+    }
+
+    @Test
+    void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() throws InterruptedException {
+        SpinBudget budget = new SpinBudget(POLICY);
+        budget.startSearch();
+        Thread.sleep(50);
+        budget.wasted();                          // a full-budget search that took 50 ms and found nothing
+        budget.parking();
+        Thread.sleep(150);
+        budget.wokenToSearch();                   // woken 150 ms later: spinning would not have caught that work
+        assertEquals(POLICY.rounds() - 1, budget.startSearch());
+        budget.wasted();
+        budget.parking();
+        budget.wokenToSearch();                   // woken at once: a full search would have found the work
+        assertEquals(POLICY.rounds(), budget.startSearch());
+    }
+
+    @Test
+    void aWakeTeachesNothingBeforeAFullSearchWasTimed() {
+        SpinBudget budget = new SpinBudget(new SpinPolicy(0, 0, 0));
+        budget.parking();
+        budget.wokenToSearch();
+        assertEquals(0, budget.startSearch());
+    }
+}
