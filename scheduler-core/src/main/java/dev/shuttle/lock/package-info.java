@@ -80,11 +80,14 @@
  *     The woken thread starts as the spinner, so the releases that follow before it runs do not
  *     wake a herd.</dd>
  * <dt>Anti-starvation wake</dt>
- * <dd>At most once a millisecond (checked on every 16th contended release, so the clock is read
- *     rarely) a release walks to the bottom of the stack, unlinks the oldest sleeper under
- *     STACK_LOCKED and wakes it even if a spinner exists. Go does this on 1 contended unlock in 16
- *     at random; with critical sections of a few nanoseconds that was a futex wake every ~100 ns
- *     and measurably halved throughput here. A thread woken from the bottom may spin without the
+ * <dd>At most once a millisecond a release walks to the bottom of the stack, unlinks the oldest
+ *     sleeper under STACK_LOCKED and wakes it even if a spinner exists. Go does this on 1
+ *     contended unlock in 16 at random; with critical sections of a few nanoseconds that was a
+ *     futex wake every ~100 ns and measurably halved throughput here. Releases that see a spinner
+ *     read the clock only every N-th time, N adapted (16 to 65536, doubling or halving) so that
+ *     the clock is read about every 100 us: a woken thread holds SPINNING for its whole wake-up
+ *     latency, so such releases are the common case and reading the clock on 1 in 16 of them cost
+ *     more than a nanosecond per lock/unlock. A thread woken from the bottom may spin without the
  *     spin bit (Go's atTail), so two threads can be awake and polling then, but never two
  *     holders of SPINNING.</dd>
  * <dt>Handoff reservation</dt>
