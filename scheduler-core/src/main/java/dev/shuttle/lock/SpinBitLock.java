@@ -20,13 +20,9 @@ public class SpinBitLock implements Lock {
     static final class Sync extends SpinBitSynchronizer {
         private static final int HELD = 1;
 
-        /**
-         * Written by the holder only; published to the next holder by the release and the
-         * acquiring CAS. {@code reentries} counts holds beyond the first, so a first acquire and
-         * a final release leave it at 0 without writing it: one store fewer each way.
-         */
+        /** Written by the holder only; published to the next holder by the release CAS. */
         Thread owner;
-        int reentries;
+        int holds;
 
         @Override
         protected int tryAcquireBits(int bits) {
@@ -40,8 +36,8 @@ public class SpinBitLock implements Lock {
 
         @Override
         protected long saveForWait() {
-            long h = reentries + 1L;
-            reentries = 0;
+            long h = holds;
+            holds = 0;
             owner = null;
             return h;
         }
@@ -49,22 +45,23 @@ public class SpinBitLock implements Lock {
         @Override
         protected void restoreAfterWait(long saved) {
             owner = Thread.currentThread();
-            reentries = (int) (saved - 1L);
+            holds = (int) saved;
         }
 
         boolean reenter(Thread t) {
             if (owner != t) {
                 return false;
             }
-            if (reentries == Integer.MAX_VALUE - 1) {
+            if (holds == Integer.MAX_VALUE) {
                 throw new Error("Maximum lock count exceeded");
             }
-            reentries++;
+            holds++;
             return true;
         }
 
         void own(Thread t) {
             owner = t;
+            holds = 1;
         }
     }
 
@@ -136,9 +133,7 @@ public class SpinBitLock implements Lock {
         if (sync.owner != Thread.currentThread()) {
             throw new IllegalMonitorStateException("unlock by a thread that does not hold the lock");
         }
-        if (sync.reentries != 0) {
-            sync.reentries--;
-        } else {
+        if (--sync.holds == 0) {
             sync.owner = null;
             sync.release(Sync.HELD);
         }
@@ -155,7 +150,7 @@ public class SpinBitLock implements Lock {
 
     /** Holds by the current thread, 0 if it does not hold the lock. */
     public int getHoldCount() {
-        return isHeldByCurrentThread() ? sync.reentries + 1 : 0;
+        return isHeldByCurrentThread() ? sync.holds : 0;
     }
 
     /** Whether any thread holds the lock. A snapshot, for monitoring. */
