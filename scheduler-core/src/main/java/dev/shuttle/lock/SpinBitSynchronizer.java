@@ -39,9 +39,14 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
      * (about 150 us measured on a 2-vCPU VM), so a fixed 1 in 16 cost 1.2 ns per lock/unlock.
      */
     static final long TAIL_CHECK_NANOS = 100_000L;
-    /** Fewest and most releases between two clock reads (Go's mutexTailWakePeriod is the fewest). */
+    /**
+     * Fewest and most releases between two clock reads (Go's mutexTailWakePeriod is the fewest).
+     * The most bounds how late a tail wake can be if releases slow down suddenly while spinners
+     * keep the clock unread: 4096 releases. At 5 ns a release that is still only one read per
+     * 20 us, so a larger cap would buy nothing.
+     */
     static final int MIN_CHECK_PERIOD = 16;
-    static final int MAX_CHECK_PERIOD = 1 << 16;
+    static final int MAX_CHECK_PERIOD = 1 << 12;
     /**
      * A woken waiter that has waited longer than this reserves the next acquisition (HANDOFF).
      * Go's sync.Mutex uses 1 ms for its starvation mode; each handoff costs a wake-up during
@@ -202,8 +207,9 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     /**
      * Doubles the releases between clock reads while reads come faster than {@link
      * #TAIL_CHECK_NANOS}, halves them while they come slower than four times that. With
-     * nanosecond critical sections the period grows to its maximum and the clock is nearly never
-     * read; with slow ones it stays at {@link #MIN_CHECK_PERIOD}, so the tail wake stays on time.
+     * nanosecond critical sections the period grows to its maximum and the clock is read once per
+     * {@value #MAX_CHECK_PERIOD} releases; with slow ones it stays at {@link #MIN_CHECK_PERIOD}, so
+     * the tail wake stays on time.
      */
     private void pacePeriod(long now) {
         long since = now - lastCheck;
