@@ -75,6 +75,12 @@
  * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
  * permit left behind only makes one later {@code park} return early; the park loop re-checks its bit.
  *
+ * <p>Defence in depth: a sleeping carrier wakes at least every 100 ms ({@code Carrier.IDLE_RECHECK_NANOS}) and gets
+ * up if it sees work (its own queue, the global queue, a busy carrier's queue). The argument above and the jcstress
+ * tests say this never finds anything; it exists because one CI run hung with a runnable virtual thread and both
+ * carriers asleep without timeout, which we could not reproduce or explain. A lost wake-up, should one remain,
+ * then costs up to 100 ms instead of a hang.
+ *
  * <h2>The runNext watch</h2>
  * A task in a busy carrier's {@code runNext} runs as soon as that carrier's current task parks. If the task never
  * parks (a long computation, a pinned or blocking call), another carrier must take it. Waking a searcher for every
