@@ -306,7 +306,7 @@ final class Carrier extends Thread {
             spinning = false;
             pool.searching.decrementAndGet();
         }
-        if (pool.hasGlobalWork() || anyBusyCarrierHasWork()) {
+        if (workInSight()) {
             spinning = true;
             if (idle.tryRemove(index)) {
                 pool.searching.incrementAndGet();
@@ -339,16 +339,10 @@ final class Carrier extends Thread {
         try {
             while (idle.contains(index) && !pool.isStopping()) {
                 watched = timerService.sleep(this, runNextGrace > 0 ? runNextGrace : IDLE_RECHECK_NANOS);
-                if (timerService.due() && idle.tryRemove(index)) {
-                    // Up to fire timers, and then perhaps to run a long task: another idle carrier takes the watch
-                    // for the timers that remain (it may be parked without a timeout, its own heap not empty).
-                    if (watched) {
-                        timerService.handOffWatch(this);
-                    }
-                    return null;
-                }
-                if (workInSight() && idle.tryRemove(index)) {
-                    // Nobody woke us for it (or the waker has yet to): get up and look, as after IDLE_RECHECK_NANOS.
+                if ((timerService.due() || workInSight()) && idle.tryRemove(index)) {
+                    // Up to fire timers, or to take work nobody woke us for (IDLE_RECHECK_NANOS), and then perhaps
+                    // to run a long task: another idle carrier takes the watch for the timers that remain (it may
+                    // be parked without a timeout, its own heap not empty).
                     if (watched) {
                         timerService.handOffWatch(this);
                     }
@@ -455,7 +449,10 @@ final class Carrier extends Thread {
         return current == null;
     }
 
-    /** Work an idle carrier can see: its own queue, the global queue, or a busy carrier's queue. */
+    /**
+     * Work an idle carrier can see: its own queue (empty by invariant when it parks; looked at in case the invariant
+     * was broken), the global queue, or a busy carrier's queue. An idle carrier's queue is empty, so it is skipped.
+     */
     private boolean workInSight() {
         return runQueue.hasStealableWork() || runQueue.hasRunNext() || pool.hasGlobalWork() || anyBusyCarrierHasWork();
     }

@@ -23,7 +23,10 @@ final class SpinBudget {
     private final SpinPolicy policy;
     /** Pause rounds the next search may spend: 0 to {@code policy.rounds()}. */
     private int rounds;
-    /** When the current full-budget search began, or 0: only full-budget searches are timed. */
+    /**
+     * When the current full-budget search first paused, or 0: only full-budget searches that pause are timed, so a
+     * search that finds work at once (the common case under load) reads no clock.
+     */
     private long searchStart;
     /** How long the last unsuccessful full-budget search took; 0 until one was measured. */
     private long fullSearchNanos;
@@ -37,12 +40,15 @@ final class SpinBudget {
 
     /** Rounds the search now beginning may pause for. */
     int startSearch() {
-        searchStart = rounds == policy.rounds() ? System.nanoTime() : 0L;
+        searchStart = 0L;
         return rounds;
     }
 
     /** Pauses between round {@code round} and the next; spin rounds come first, then yield rounds. */
     void pause(int round) {
+        if (round == 0 && rounds == policy.rounds()) {
+            searchStart = System.nanoTime();
+        }
         policy.pause(round);
     }
 

@@ -82,13 +82,15 @@ final class TimerService {
     /** Arms {@code timer} and makes sure a carrier will be awake for it; returns whether that woke a carrier. */
     boolean arm(Timer timer) {
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        if (carrier instanceof Carrier c && c.pool == pool) {
-            TimerHeap heap = c.timers;
+        boolean onCarrier = carrier instanceof Carrier c && c.pool == pool;
+        boolean woke = false;
+        if (onCarrier) {
+            TimerHeap heap = ((Carrier) carrier).timers;
             if (heap.tryLock()) {
                 try {
                     heap.add(timer);
                 } finally {
-                    release(heap, true);
+                    woke = release(heap, true);
                 }
             } else {
                 heap.arm(timer);
@@ -97,7 +99,7 @@ final class TimerService {
             Carrier[] all = pool.carriers;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
-        return armed(timer.deadline(), carrier instanceof Carrier c && c.pool == pool);
+        return armed(timer.deadline(), onCarrier) || woke;
     }
 
     /**

@@ -486,10 +486,9 @@ class ShuttleSchedulerTest {
                     "an idle scheduler's carriers must all park, not spin: " + states);
             assertEquals(4, shuttle.pool().idle.count());
             // Parked, apart from the idle re-check every Carrier.IDLE_RECHECK_NANOS: next to no CPU.
-            java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
-            long before = carriers.stream().mapToLong(c -> mx.getThreadCpuTime(c.threadId())).sum();
+            long before = CarrierCpu.nanos(shuttle.pool());
             Thread.sleep(300);
-            long burnt = carriers.stream().mapToLong(c -> mx.getThreadCpuTime(c.threadId())).sum() - before;
+            long burnt = CarrierCpu.nanos(shuttle.pool()) - before;
             assertTrue(burnt < TimeUnit.MILLISECONDS.toNanos(20), "idle carriers used " + burnt + " ns in 300 ms");
         }
     }

@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shuttle.timers.Timer;
 import dev.shuttle.timers.TimerHeap;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -227,7 +225,6 @@ class ShuttleTimersTest {
 
     @Test
     void idleCarriersLeaveTheDueTimersOfALockedHeapToItsHolder() throws Exception {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             CarrierPool pool = shuttle.pool();
             TimerHeap heap = pool.carriers[1].timers;
@@ -241,9 +238,9 @@ class ShuttleTimersTest {
             try {
                 heap.add(new Timer(fired::countDown, System.nanoTime()));
                 pool.timers.armed(heap.earliestDeadline(), false);
-                long before = cpuOf(threads, pool);
+                long before = CarrierCpu.nanos(pool);
                 Thread.sleep(200);
-                burnt = cpuOf(threads, pool) - before;
+                burnt = CarrierCpu.nanos(pool) - before;
                 assertEquals(1, fired.getCount(), "fired through a held lock");
             } finally {
                 pool.timers.release(heap, false);
@@ -252,14 +249,6 @@ class ShuttleTimersTest {
             assertTrue(burnt < TimeUnit.MILLISECONDS.toNanos(40),
                     "idle carriers burnt " + burnt / 1_000_000 + " ms of CPU in 200 ms waiting on a held heap");
         }
-    }
-
-    private static long cpuOf(ThreadMXBean threads, CarrierPool pool) {
-        long sum = 0;
-        for (Carrier c : pool.carriers) {
-            sum += threads.getThreadCpuTime(c.threadId());
-        }
-        return sum;
     }
 
     private static String carrierName() {

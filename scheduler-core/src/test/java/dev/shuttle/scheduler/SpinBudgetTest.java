@@ -35,8 +35,9 @@ class SpinBudgetTest {
     void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() throws InterruptedException {
         SpinBudget budget = new SpinBudget(POLICY);
         budget.startSearch();
+        budget.pause(0);
         Thread.sleep(50);
-        budget.wasted();                          // a full-budget search that took 50 ms and found nothing
+        budget.wasted();                          // a full-budget search that paused 50 ms and found nothing
         budget.parking();
         Thread.sleep(150);
         budget.wokenToSearch();                   // woken 150 ms later: spinning would not have caught that work
@@ -45,6 +46,17 @@ class SpinBudgetTest {
         budget.parking();
         budget.wokenToSearch();                   // woken at once: a full search would have found the work
         assertEquals(POLICY.rounds(), budget.startSearch());
+    }
+
+    @Test
+    void aSearchThatNeverPausedIsNotTimed() throws InterruptedException {
+        SpinBudget budget = new SpinBudget(POLICY);
+        budget.startSearch();
+        Thread.sleep(50);
+        budget.wasted();                          // no pause: nothing learnt about how long spinning takes
+        budget.parking();
+        budget.wokenToSearch();
+        assertEquals(POLICY.rounds() - 1, budget.startSearch());
     }
 
     @Test

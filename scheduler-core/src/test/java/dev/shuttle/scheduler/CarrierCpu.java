@@ -1,0 +1,20 @@
+package dev.shuttle.scheduler;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+/** CPU time used so far by all of a pool's carriers: tests that check carriers sleep rather than spin. */
+final class CarrierCpu {
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
+    private CarrierCpu() {
+    }
+
+    static long nanos(CarrierPool pool) {
+        long sum = 0;
+        for (Carrier c : pool.carriers) {
+            sum += THREADS.getThreadCpuTime(c.threadId());
+        }
+        return sum;
+    }
+}
