@@ -78,8 +78,11 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     private int checkCountdown;
     private int checkPeriod = MIN_CHECK_PERIOD;
     private long lastCheck;
-    /** Whether the last release saw sleepers: picks the fast path's first CAS. A racy hint, written only when it changes. */
-    private boolean sleepersSeen;
+    /**
+     * Whether the last release left anything but free lock bits in the word (sleepers, SPINNING,
+     * HANDOFF): picks the fast path's first CAS. A racy hint, written only when it changes.
+     */
+    private boolean dirtySeen;
     /** When the oldest sleeper was last woken; plain and racy like {@link #checkCountdown}. */
     private long lastTailWake;
 
@@ -113,7 +116,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
 
     /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
     public final boolean tryAcquire() {
-        if (!sleepersSeen) {
+        if (!dirtySeen) {
             int b0 = tryAcquireBits(0);
             if (b0 >= 0 && STATE.compareAndSet(this, 0L, (long) b0)) {
                 return true;
@@ -177,10 +180,14 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     public final void release(int n) {
         long v = (long) STATE.getAndAdd(this, (long) -n);
         boolean sleepers = (v >>> HEAD_SHIFT) != 0;
-        if (sleepersSeen != sleepers) {
+        // Not just sleepers: a spinner alone (a woken thread on its way, no one left asleep) also
+        // makes the blind CAS from 0 fail, and a failed locked CAS before the real one cost 4 ns
+        // per lock/unlock here (8.9 against 5.0 ns).
+        boolean dirty = v - n != 0L;
+        if (dirtySeen != dirty) {
             // Written only on change: a store that is still in the store buffer when the next
             // lock's CAS runs makes that CAS wait for it (0.8 ns of a 5.5 ns lock/unlock here).
-            sleepersSeen = sleepers;
+            dirtySeen = dirty;
         }
         if ((v & HANDOFF) != 0) {
             LockSupport.unpark(handoffTo);       // the lock is reserved; sleepers could not take it

@@ -54,9 +54,9 @@
  * <dt>Fast acquire</dt>
  * <dd>CAS lock bits free to held, if HANDOFF is clear. Barges past sleepers and the spinner, like
  *     Go's Xchg8 fast path; that barging is where the throughput comes from. Java cannot swap the
- *     low byte of a long, so the CAS needs the whole word: if the last release saw no sleepers we
+ *     low byte of a long, so the CAS needs the whole word: if the last release left the word 0 we
  *     CAS blindly from 0 (one locked instruction, no load), else load first, because a blind CAS
- *     would fail whenever sleepers exist. That load is the price of keeping the sleeper stack in
+ *     would fail whenever sleepers, a spinner or HANDOFF are in the word. That load is the price of keeping the sleeper stack in
  *     the lock's word: with sleepers present a lone lock/unlock loop costs about 1.2 ns more
  *     (5.9 against 4.7 ns here), where AQS, whose queue lives in other fields, keeps its blind
  *     CAS. The release writes that hint only when it changes: a plain store still in the store
