@@ -92,7 +92,9 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     /**
      * Returns the lock bits after acquiring from {@code bits}, or {@link #FAILED} if the
      * synchronizer is not available. Must be a pure function: it may be called many times and
-     * its answer is committed only if the state word did not change meanwhile.
+     * its answer is committed only if the state word did not change meanwhile. The fast path may
+     * claim by adding {@code tryAcquireBits(0)} to the bits and withdraw the claim right after,
+     * so bits above that value, with the claims in flight added, must read as not available.
      */
     protected abstract int tryAcquireBits(int bits);
 
