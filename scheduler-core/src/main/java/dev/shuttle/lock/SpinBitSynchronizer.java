@@ -129,8 +129,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
             // add, as fast as the blind CAS on a clean word). A claim that finds the lock taken
             // is withdrawn at once; until then the lock looks held, as if the claimer had held
             // it for that instant.
-            long v = (long) STATE.getAndAdd(this, (long) b0);
-            if ((v & (LOCK_MASK | HANDOFF)) == 0L) {
+            if (claim(b0)) {
                 return true;
             }
             withdrawClaim(b0);
@@ -195,12 +194,18 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         afterRelease((long) STATE.getAndAdd(this, (long) -n), n);
     }
 
+    /** Adds a claim of {@code b0}; true if it acquired, else the caller must {@link #withdrawClaim} it. */
+    final boolean claim(int b0) {
+        long v = (long) STATE.getAndAdd(this, (long) b0);
+        return (v & (LOCK_MASK | HANDOFF)) == 0L;
+    }
+
     /**
      * Takes back a failed claim. While the lock bits it leaves are not free, a holder or another
      * claimer is still there and will decide on wakes when it leaves; if they are free, the
      * holder released while our claim made the lock look held, so we are the release that decides.
      */
-    private void withdrawClaim(int b0) {
+    final void withdrawClaim(int b0) {
         long v = (long) STATE.getAndAdd(this, (long) -b0);
         if (((v - b0) & LOCK_MASK) == 0L) {
             afterRelease(v, b0);
