@@ -44,12 +44,15 @@ final class SpinBudget {
         return rounds;
     }
 
-    /** Pauses between round {@code round} and the next; spin rounds come first, then yield rounds. */
-    void pause(int round) {
+    /**
+     * Pauses between round {@code round} and the next; spin rounds come first, then yield rounds, which spin instead
+     * when {@code noYield}.
+     */
+    void pause(int round, boolean noYield) {
         if (round == 0 && rounds == policy.rounds()) {
             searchStart = System.nanoTime();
         }
-        policy.pause(round);
+        policy.pause(round, noYield);
     }
 
     /** The search found work in round {@code round} (0 = before any pause). */

@@ -23,9 +23,14 @@ record SpinPolicy(int spinRounds, int spinsPerRound, int yieldRounds) {
         return spinRounds + yieldRounds;
     }
 
-    /** Pauses between round {@code round} and the next. */
-    void pause(int round) {
-        if (round < spinRounds) {
+    /** Whether the pause after round {@code round} is a {@link Thread#yield()}. */
+    boolean yieldsAfter(int round) {
+        return round >= spinRounds;
+    }
+
+    /** Pauses between round {@code round} and the next; a spin burst in place of a yield when {@code noYield}. */
+    void pause(int round, boolean noYield) {
+        if (noYield || !yieldsAfter(round)) {
             for (int i = 0; i < spinsPerRound; i++) {
                 Thread.onSpinWait();
             }

@@ -248,11 +248,16 @@ final class TimerService {
         return until;
     }
 
-    /** True if a timer is due that the sleeping carrier must get up and fire (none of them in a locked heap). */
-    boolean due() {
+    /** True if a timer falls due within {@code nanos} (due ones in a locked heap aside, as in {@link #earliest}). */
+    boolean dueWithin(long nanos) {
         long now = System.nanoTime();
         long until = earliest(now);
-        return until != TimerHeap.NONE && until - now <= 0;
+        return until != TimerHeap.NONE && until - now < nanos;
+    }
+
+    /** True if a timer is due that the sleeping carrier must get up and fire (none of them in a locked heap). */
+    boolean due() {
+        return dueWithin(1);
     }
 
     private boolean becomeWatcher(int index, long until) {

@@ -35,7 +35,7 @@ class SpinBudgetTest {
     void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() throws InterruptedException {
         SpinBudget budget = new SpinBudget(POLICY);
         budget.startSearch();
-        budget.pause(0);
+        budget.pause(0, false);
         Thread.sleep(50);
         budget.wasted();                          // a full-budget search that paused 50 ms and found nothing
         budget.parking();
