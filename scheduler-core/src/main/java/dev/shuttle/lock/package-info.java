@@ -44,8 +44,8 @@
  * </ul>
  *
  * <p>Ownership: the lock bits change only by the acquiring CAS or claim, by the withdrawal of a
- * failed claim, and by the holder's release. Owner
- * thread and hold count live in plain fields of the subclass written only by the holder, and
+ * failed claim, and by the holder's release. Owner thread and hold count live in plain fields of
+ * the subclass written only by the holder, and
  * are published to the next holder by the release (a volatile read-modify-write) and the acquiring
  * CAS; a reentrant acquire never touches the shared word. {@code WaiterNode.next} of a node on
  * the stack is written by its pusher before the pushing CAS and afterwards only under
