@@ -31,11 +31,11 @@ final class Carrier extends Thread {
      */
     static final long YIELD_HORIZON_NANOS = 10_000_000L;
     /**
-     * An idle carrier looks at the queues at least this often, woken or not. Every wake-up protocol has a jcstress
-     * test; still, one CI run (2026-11-21) hung with a runnable virtual thread while both carriers slept without a
-     * timeout, and 436,000 rounds of the same test (alone, under CPU load, three JVMs at once) did not show it
-     * again. With this backstop a lost wake-up, should one remain, costs at most this long instead of a hang; an
-     * idle carrier pays 10 wake-ups a second for it.
+     * An idle carrier looks at the queues at least this often, woken or not. One CI run (2026-11-21) hung with a
+     * runnable virtual thread while both carriers slept without a timeout; 436,000 rounds of the same test did not
+     * show it again, and the cause, a waker's count raised for a carrier that had got up by itself (CarrierPool.wakep),
+     * was found by a jcstress test later. With this backstop a lost wake-up, should another remain, costs at most
+     * this long instead of a hang; an idle carrier pays 10 wake-ups a second for it.
      */
     static final long IDLE_RECHECK_NANOS = 100_000_000L;
     private static final VarHandle TICK;

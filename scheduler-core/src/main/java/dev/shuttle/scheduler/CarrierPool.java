@@ -121,19 +121,44 @@ final class CarrierPool extends ForkJoinPool {
      * (it will find the work, or re-check before it parks) or none is idle (every carrier will look at the queues
      * before it parks). The searching count is raised on the woken carrier's behalf before it is unparked, so two
      * submitters never both wake one. Returns whether it woke a carrier.
+     *
+     * <p>The raised count is a promise that a carrier will search, so a waker that then finds no idle bit (the carrier
+     * it counted on cleared its own bit, up for a timer) has broken it: submitters that saw the count skipped waking
+     * anyone, and a carrier may have parked meanwhile, its re-check done before their work was queued. Go closes this
+     * with {@code sched.lock} around both the idle list and this look; here the waker lowers the count and then
+     * looks at the queues, as a parking carrier does: a submitter that read the raised count had queued its work
+     * before, so the look sees it, and the waker tries again (PhantomSearcherStress; before this a lost wake-up that
+     * left both carriers asleep beside a queued virtual thread).
      */
     boolean wakep() {
-        if (idle.count() == 0 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
-            return false;
-        }
-        int i = idle.pollAny(ThreadLocalRandom.current().nextInt(carriers.length));
-        // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
-        if (i < 0) {
+        for (;;) {
+            if (idle.count() == 0 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
+                return false;
+            }
+            int i = idle.pollAny(ThreadLocalRandom.current().nextInt(carriers.length));
+            // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
+            if (i >= 0) {
+                carriers[i].unparkSearching();
+                return true;
+            }
             searching.decrementAndGet();
-            return false;
+            if (!hasQueuedWork()) {
+                return false;
+            }
         }
-        carriers[i].unparkSearching();
-        return true;
+    }
+
+    /** Whether any task is queued: global queue, or any carrier's run queue or runNext. O(parallelism). */
+    private boolean hasQueuedWork() {
+        if (hasGlobalWork()) {
+            return true;
+        }
+        for (Carrier c : carriers) {
+            if (c.runQueue.hasStealableWork() || c.runQueue.hasRunNext()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     boolean hasGlobalWork() {

@@ -17,8 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * fences, so a set bit and the carrier's later re-check of the queues are ordered (see package-info).
  *
  * <p>{@code count} duplicates the population so that a submitter's "is anyone idle?" is one read; it is updated
- * after the bit, so it may briefly lag the bitmap, which only costs a wake-up attempt or a skipped one that the
- * parking carrier's re-check covers.
+ * after the bit, so it may briefly lag the bitmap: a skipped wake-up is covered by the parking carrier's re-check,
+ * and a wake-up attempt that finds no bit by the waker's own look at the queues ({@code CarrierPool.wakep}).
  */
 final class IdleSet {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);

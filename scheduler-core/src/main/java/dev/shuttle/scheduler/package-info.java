@@ -73,15 +73,23 @@
  * carrier is searching; it will find the task or, when it parks, run the same protocol after the task was pushed,
  * and its re-check sees it. The last searcher to park always re-checks after the push or is seen by the pusher.
  *
+ * <p>A non-zero {@code searching} may also be a waker's promise: {@code wakep} raises it before it looks for an
+ * idle bit. If the bit it counted on is gone (that carrier got up for a timer), no carrier searches, yet submitters
+ * that read the count woke nobody, and the carrier may have parked again in between, its re-check done before
+ * their push. So a waker that finds no bit lowers the count and then, like a parking carrier, looks at every queue,
+ * and tries again if it sees work: a submitter that read the raised count pushed before the waker lowered it. This
+ * was a real lost wake-up ({@code PhantomSearcherStress} caught it in 14 of 14 configurations of
+ * {@code jcstress -m quick}); Go avoids it by holding {@code sched.lock} over the idle list in both places.
+ *
  * <p>A woken carrier may find its bit already cleared by itself (its re-check found work and it cleared its own bit)
  * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
  * permit left behind only makes one later {@code park} return early; the park loop re-checks its bit.
  *
  * <p>Defence in depth: a sleeping carrier wakes at least every 100 ms ({@code Carrier.IDLE_RECHECK_NANOS}) and gets
- * up if it sees work (its own queue, the global queue, a busy carrier's queue). The argument above and the jcstress
- * tests say this never finds anything; it exists because one CI run hung with a runnable virtual thread and both
- * carriers asleep without timeout, which we could not reproduce or explain. A lost wake-up, should one remain,
- * then costs up to 100 ms instead of a hang.
+ * up if it sees work (its own queue, the global queue, a busy carrier's queue). It was added after one CI run hung
+ * with a runnable virtual thread and both carriers asleep without timeout, in a test full of timers and external
+ * wake-ups: the shape of the waker's broken promise above, which was found and closed later. A lost wake-up, should
+ * another remain, costs up to 100 ms instead of a hang.
  *
  * <h2>The runNext watch</h2>
  * A task in a busy carrier's {@code runNext} runs as soon as that carrier's current task parks. If the task never
