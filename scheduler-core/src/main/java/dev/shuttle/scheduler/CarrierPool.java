@@ -126,9 +126,10 @@ final class CarrierPool extends ForkJoinPool {
      * it counted on cleared its own bit, up for a timer) has broken it: submitters that saw the count skipped waking
      * anyone, and a carrier may have parked meanwhile, its re-check done before their work was queued. Go closes this
      * with {@code sched.lock} around both the idle list and this look; here the waker lowers the count and then
-     * looks at the queues, as a parking carrier does: a submitter that read the raised count had queued its work
-     * before, so the look sees it, and the waker tries again (PhantomSearcherStress; before this a lost wake-up that
-     * left both carriers asleep beside a queued virtual thread).
+     * looks at the queues and the timer heaps, as a parking carrier does: a submitter or arming thread that read the
+     * raised count had queued its work or published its timer before, so the look sees it, and the waker tries again
+     * (PhantomSearcherStress; before this a lost wake-up that left both carriers asleep beside a queued virtual
+     * thread, or asleep without a timeout beside a pending timer).
      */
     boolean wakep() {
         for (;;) {
@@ -142,7 +143,7 @@ final class CarrierPool extends ForkJoinPool {
                 return true;
             }
             searching.decrementAndGet();
-            if (!hasQueuedWork()) {
+            if (!hasQueuedWork() && !timers.anyPending()) {
                 return false;
             }
         }

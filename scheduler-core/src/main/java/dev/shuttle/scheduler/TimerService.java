@@ -248,6 +248,16 @@ final class TimerService {
         return until;
     }
 
+    /** Whether any heap holds a timer (an inbox arm included); no clock read. O(parallelism). */
+    boolean anyPending() {
+        for (Carrier c : pool.carriers) {
+            if (c.timers.earliestDeadline() != TimerHeap.NONE) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** True if a timer falls due within {@code nanos} (due ones in a locked heap aside, as in {@link #earliest}). */
     boolean dueWithin(long nanos) {
         long now = System.nanoTime();

@@ -76,10 +76,12 @@
  * <p>A non-zero {@code searching} may also be a waker's promise: {@code wakep} raises it before it looks for an
  * idle bit. If the bit it counted on is gone (that carrier got up for a timer), no carrier searches, yet submitters
  * that read the count woke nobody, and the carrier may have parked again in between, its re-check done before
- * their push. So a waker that finds no bit lowers the count and then, like a parking carrier, looks at every queue,
- * and tries again if it sees work: a submitter that read the raised count pushed before the waker lowered it. This
- * was a real lost wake-up ({@code PhantomSearcherStress} caught it in 14 of 14 configurations of
- * {@code jcstress -m quick}); Go avoids it by holding {@code sched.lock} over the idle list in both places.
+ * their push (or, for a timer armed from outside, the carrier went to sleep without a timeout). So a waker that
+ * finds no bit lowers the count and then, like a parking carrier, looks at every queue and timer heap, and tries
+ * again if it sees work: a submitter or arming thread that read the raised count had pushed or published before the
+ * waker lowered it. This was a real lost wake-up: {@code PhantomSearcherStress} caught it in 14 of 14
+ * configurations of {@code jcstress -m quick} for a queued task, and again for an armed timer while the waker looked
+ * only at the queues. Go avoids it by holding {@code sched.lock} over the idle list in both places.
  *
  * <p>A woken carrier may find its bit already cleared by itself (its re-check found work and it cleared its own bit)
  * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
