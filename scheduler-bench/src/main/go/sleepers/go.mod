@@ -1,0 +1,3 @@
+module dev.shuttle/sleepers
+
+go 1.22
