@@ -149,7 +149,12 @@ final class CarrierPool extends ForkJoinPool {
         }
     }
 
-    /** Whether any task is queued: global queue, or any carrier's run queue or runNext. O(parallelism). */
+    /**
+     * Whether any task is queued: global queue, or any carrier's run queue or runNext. O(parallelism), paid only by a
+     * waker that found no idle bit. Unlike a parking carrier's look ({@code Carrier.workInSight}) it counts busy
+     * carriers' runNext: a runNext hand-off relies on {@code wakep} too, while a parking carrier must not stay up for
+     * a runNext that its busy owner will run (the runNext watch covers a stuck owner).
+     */
     private boolean hasQueuedWork() {
         if (hasGlobalWork()) {
             return true;
