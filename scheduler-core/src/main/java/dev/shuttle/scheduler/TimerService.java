@@ -90,7 +90,15 @@ final class TimerService {
                 try {
                     heap.add(timer);
                 } finally {
-                    woke = release(heap, true);
+                    if (carrier == Thread.currentThread()) {
+                        // The JDK arms a timed park here, on the carrier after the thread unmounted (afterYield):
+                        // the carrier is between tasks and fires its own due timers before it picks the next one,
+                        // so the due timers idle carriers passed over while we held the lock need no wake-up, and
+                        // the fence and clock read of release() are saved on every timed park.
+                        heap.unlock();
+                    } else {
+                        woke = release(heap, true);
+                    }
                 }
             } else {
                 heap.arm(timer);

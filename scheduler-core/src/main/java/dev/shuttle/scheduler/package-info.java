@@ -116,7 +116,9 @@
  * firing) answers for the heap's due timers while it holds the lock: a carrier going to sleep passes over them, and
  * the holder, releasing, wakes a carrier if due timers are left. The sleeper publishes its idle bit before it reads
  * the lock; the holder fences between its unlock and its reads of the idle set, so one of the two sees the other
- * ({@code LockedHeapReleaseStress}).
+ * ({@code LockedHeapReleaseStress}). One holder needs no such hand-over: a carrier arming a timed park on its own
+ * heap from its own thread (the JDK does this as the thread unmounts) is between tasks, and fires its due timers
+ * itself before it picks the next task.
  *
  * <h2>Threads and closing</h2>
  * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it
