@@ -39,6 +39,13 @@ final class TimerService {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
     /** Timers fired per heap visit: bounds how long one carrier holds a heap's lock. */
     private static final int FIRE_BATCH = 64;
+    /**
+     * A carrier's own heap is visited only when its run queue has at least this much room. Under overload (10,000
+     * sleepers on 2 carriers) every timer is overdue and the queue stays full, so a visit every tick fired one timer
+     * per task and paid the heap's lock, fence and clock reads for each. Waiting for room fires them in batches; the
+     * threads they wake would queue behind the same full queue either way.
+     */
+    private static final int OWN_FIRE_MIN_ROOM = 16;
     private static final int NO_WATCHER = -1;
     private static final VarHandle WATCHER;
 
@@ -166,10 +173,10 @@ final class TimerService {
         return min;
     }
 
-    /** Owner: fires this carrier's expired timers, if any; cheap when none is due. */
+    /** Owner: fires this carrier's expired timers, if any; cheap when none is due or the run queue is nearly full. */
     int fireOwn(Carrier self) {
         long due = self.timers.earliestDeadline();
-        if (due == TimerHeap.NONE) {
+        if (due == TimerHeap.NONE || RunQueue.CAPACITY - 1 - self.runQueue.size() < OWN_FIRE_MIN_ROOM) {
             return 0;
         }
         long now = System.nanoTime();
