@@ -3,8 +3,9 @@
  *
  * <h2>Ownership</h2>
  * Every carrier thread owns one {@link dev.shuttle.timers.TimerHeap}. The heap's arrays (the
- * timers and, beside them, their deadlines), its size and each timer's {@code heapIndex} are
- * mutated only by the holder of the heap's lock. That is
+ * timers and, beside them, their deadlines), its size, its ascending queue (the timers armed in
+ * deadline order, kept in a FIFO ring outside the 4-ary heap) and each timer's {@code heapIndex}
+ * are mutated only by the holder of the heap's lock. That is
  * normally the owning carrier, which takes the lock uncontended on each scheduling round;
  * occasionally it is an idle carrier that steals and fires the expired timers of a busy one,
  * as Go's idle Ps run the expired timers of other Ps. The lock is a flag taken by
