@@ -53,6 +53,8 @@ final class Carrier extends Thread {
     final RunQueue runQueue = new RunQueue();
     /** Timers armed by threads running here; fired by this carrier, or stolen by an idle one. */
     final TimerHeap timers = new TimerHeap();
+    /** Owner: how late this carrier's timed parks return; the timer watcher parks that much early and spins. */
+    final ParkOvershoot parkOvershoot = new ParkOvershoot();
 
     /** Owner: the task being run, so that a thread re-submitting itself goes to the tail, not to runNext. */
     private Runnable current;

@@ -216,9 +216,10 @@ final class TimerService {
 
     /**
      * An idle carrier's sleep. With no timer pending it parks until unparked. Otherwise it tries to become the
-     * watcher and parks until the earliest deadline; if another carrier watches an earlier or equal deadline it
-     * parks without timeout. {@code maxNanos}, when positive, caps the sleep either way. Returns when unparked or
-     * when the deadline passed, telling whether it was the watcher; the caller re-checks its idle bit.
+     * watcher and parks until the earliest deadline, less its {@link ParkOvershoot} lead, then spins to the deadline;
+     * if another carrier watches an earlier or equal deadline it parks without timeout. {@code maxNanos}, when
+     * positive, caps the sleep either way. Returns when unparked or when the deadline passed, telling whether it was
+     * the watcher; the caller re-checks its idle bit.
      */
     boolean sleep(Carrier self, long maxNanos) {
         long until = watchDeadline(self);
@@ -231,17 +232,44 @@ final class TimerService {
             return false;
         }
         try {
-            long delay = until - System.nanoTime();
-            if (maxNanos > 0) {
-                delay = Math.min(delay, maxNanos);
+            long now = System.nanoTime();
+            long delay = until - self.parkOvershoot.lead() - now;
+            boolean capped = maxNanos > 0 && delay > maxNanos;
+            if (capped) {
+                delay = maxNanos;
             }
             if (delay > 0) {
                 LockSupport.parkNanos(pool, delay);
+                long overshoot = System.nanoTime() - (now + delay);
+                if (!capped && overshoot >= 0) {
+                    self.parkOvershoot.record(overshoot);
+                }
+            }
+            if (!capped) {
+                spinToDeadline(self, until);
             }
         } finally {
             stopWatching(self.index);
         }
         return true;
+    }
+
+    /**
+     * The watcher's last stretch ({@link ParkOvershoot}): spins until {@code until}, but only from at most
+     * {@link ParkOvershoot#MAX_LEAD_NANOS} before it, and returns at once when a timer is due, a waker cleared our
+     * idle bit, or the pool stops. A park that an unpark ended early, far from the deadline, spins not at all.
+     */
+    private void spinToDeadline(Carrier self, long until) {
+        IdleSet idle = pool.idle;
+        long now;
+        while ((now = System.nanoTime()) - until < 0 && until - now <= ParkOvershoot.MAX_LEAD_NANOS
+                && idle.contains(self.index) && !pool.isStopping()) {
+            long e = earliest(now);
+            if (e != TimerHeap.NONE && e - now <= 0) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
     }
 
     /**

@@ -110,7 +110,9 @@
  * timer goes into the heap of the carrier the thread runs on, and no JDK timer thread is ever started. A carrier
  * fires its due timers every tick; a carrier out of work fires due timers of any carrier. One idle carrier, the
  * watcher, parks until the earliest deadline of all heaps; arming an earlier timer unparks it, or wakes an idle
- * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerService} has the protocol).
+ * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerService} has the protocol). The watcher parks
+ * until a little before the deadline, by the 10th percentile of how late its own timed parks return, and spins the
+ * rest ({@link dev.shuttle.scheduler.ParkOvershoot}): the spin is at most 100 µs and returns early for any work.
  *
  * <p>A heap's lock is only ever tried, never waited for. Its holder (the owner arming its own timer, or a carrier
  * firing) answers for the heap's due timers while it holds the lock: a carrier going to sleep passes over them, and
