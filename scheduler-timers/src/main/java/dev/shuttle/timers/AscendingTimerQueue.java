@@ -98,7 +98,7 @@ final class AscendingTimerQueue {
         if (s == head) {
             advancePastHoles();
         } else if (span - live > live) {
-            relayout(timers.length);
+            compact();
         }
     }
 
@@ -129,7 +129,7 @@ final class AscendingTimerQueue {
                 }
             }
         }
-        relayout(timers.length);
+        compact();
         return cancelled;
     }
 
@@ -144,6 +144,30 @@ final class AscendingTimerQueue {
             head = (head + 1) & (timers.length - 1);
             span--;
         }
+    }
+
+    /**
+     * Closes the holes in place, keeping the head: the k-th entry moves to the k-th slot from the head, which is never
+     * a slot still to be read, so no entry is overwritten and nothing is allocated (clean-ups come with every burst
+     * of cancelled timeouts).
+     */
+    private void compact() {
+        int n = 0;
+        for (int k = 0; k < span; k++) {
+            int from = slot(k);
+            Timer t = timers[from];
+            if (t != null) {
+                if (n != k) {
+                    int to = slot(n);
+                    timers[to] = t;
+                    deadlines[to] = deadlines[from];
+                    timers[from] = null;
+                    t.heapIndex = -2 - to;
+                }
+                n++;
+            }
+        }
+        span = n;
     }
 
     /** Copies the entries, in order and without holes, to the start of arrays of {@code capacity} slots. */
