@@ -99,9 +99,10 @@ final class TimerService {
                 } finally {
                     if (carrier == Thread.currentThread()) {
                         // The JDK arms a timed park here, on the carrier after the thread unmounted (afterYield):
-                        // the carrier is between tasks and fires its own due timers before it picks the next one,
-                        // so the due timers idle carriers passed over while we held the lock need no wake-up, and
-                        // the fence and clock read of release() are saved on every timed park.
+                        // the carrier is between tasks and fires its own due timers before it picks the next one
+                        // (or, its queue nearly full, keeps other carriers awake with that queued work), so the due
+                        // timers idle carriers passed over while we held the lock need no wake-up, and the fence and
+                        // clock read of release() are saved on every timed park.
                         heap.unlock();
                     } else {
                         woke = release(heap, true);
@@ -176,11 +177,12 @@ final class TimerService {
     /** Owner: fires this carrier's expired timers, if any; cheap when none is due or the run queue is nearly full. */
     int fireOwn(Carrier self) {
         long due = self.timers.earliestDeadline();
-        if (due == TimerHeap.NONE || RunQueue.CAPACITY - 1 - self.runQueue.size() < OWN_FIRE_MIN_ROOM) {
+        int room;
+        if (due == TimerHeap.NONE || (room = room(self)) < OWN_FIRE_MIN_ROOM) {
             return 0;
         }
         long now = System.nanoTime();
-        return due - now <= 0 ? fire(self.timers, now, self) : 0;
+        return due - now <= 0 ? fire(self.timers, now, room) : 0;
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
@@ -190,20 +192,24 @@ final class TimerService {
         for (Carrier c : pool.carriers) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
-                fired += fire(c.timers, now, self);
+                fired += fire(c.timers, now, room(self));
             }
         }
         return fired;
     }
 
     /**
-     * Fires at most as many timers as the firing carrier's run queue has room for. A timer's action wakes one thread
-     * onto that queue; firing more would spill the woken threads into the global queue, which a saturated carrier
-     * serves only every 61st tick, so they would wait behind threads whose timers fired later. Unfired expired
-     * timers stay in the heap, which keeps them in deadline order, and fire as the queue drains.
+     * How many timers {@code self} may fire now: as many as its run queue has room for. A timer's action wakes one
+     * thread onto that queue; firing more would spill the woken threads into the global queue, which a saturated
+     * carrier serves only every 61st tick, so they would wait behind threads whose timers fired later. Unfired
+     * expired timers stay in the heap, which keeps them in deadline order, and fire as the queue drains.
      */
-    private int fire(TimerHeap heap, long now, Carrier self) {
-        int room = Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
+    private static int room(Carrier self) {
+        return Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
+    }
+
+    /** Fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. */
+    private int fire(TimerHeap heap, long now, int room) {
         if (room <= 0 || !heap.tryLock()) {
             return 0;
         }
@@ -264,8 +270,7 @@ final class TimerService {
         long now;
         while ((now = System.nanoTime()) - until < 0 && until - now <= ParkOvershoot.MAX_LEAD_NANOS
                 && idle.contains(self.index) && !pool.isStopping()) {
-            long e = earliest(now);
-            if (e != TimerHeap.NONE && e - now <= 0) {
+            if (dueWithin(now, 1)) {
                 return;
             }
             Thread.onSpinWait();
@@ -303,7 +308,10 @@ final class TimerService {
 
     /** True if a timer falls due within {@code nanos} (due ones in a locked heap aside, as in {@link #earliest}). */
     boolean dueWithin(long nanos) {
-        long now = System.nanoTime();
+        return dueWithin(System.nanoTime(), nanos);
+    }
+
+    private boolean dueWithin(long now, long nanos) {
         long until = earliest(now);
         return until != TimerHeap.NONE && until - now < nanos;
     }

@@ -120,7 +120,8 @@
  * the lock; the holder fences between its unlock and its reads of the idle set, so one of the two sees the other
  * ({@code LockedHeapReleaseStress}). One holder needs no such hand-over: a carrier arming a timed park on its own
  * heap from its own thread (the JDK does this as the thread unmounts) is between tasks, and fires its due timers
- * itself before it picks the next task.
+ * itself before it picks the next task; when its run queue is too full to take the woken threads, it waits, but then
+ * that queued work has woken the other carriers and keeps them from parking.
  *
  * <h2>Threads and closing</h2>
  * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it

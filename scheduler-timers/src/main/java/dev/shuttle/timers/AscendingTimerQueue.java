@@ -44,7 +44,7 @@ final class AscendingTimerQueue {
             return false;
         }
         if (span == timers.length) {
-            relayout(timers.length * 2);
+            grow();
         }
         int s = slot(span++);
         timers[s] = t;
@@ -170,10 +170,10 @@ final class AscendingTimerQueue {
         span = n;
     }
 
-    /** Copies the entries, in order and without holes, to the start of arrays of {@code capacity} slots. */
-    private void relayout(int capacity) {
-        Timer[] newTimers = new Timer[capacity];
-        long[] newDeadlines = new long[capacity];
+    /** Copies the entries, in order and without holes, to the start of arrays twice as long. */
+    private void grow() {
+        Timer[] newTimers = new Timer[timers.length * 2];
+        long[] newDeadlines = new long[timers.length * 2];
         int n = 0;
         for (int k = 0; k < span; k++) {
             int s = slot(k);
