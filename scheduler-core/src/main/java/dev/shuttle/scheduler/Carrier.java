@@ -347,15 +347,15 @@ final class Carrier extends Thread {
     private Runnable awaitWake() {
         TimerService timerService = pool.timers;
         IdleSet idle = pool.idle;
-        boolean watched = false;
+        boolean coveredTimers = false;
         try {
             while (idle.contains(index) && !pool.isStopping()) {
-                watched = timerService.sleep(this, runNextGrace > 0 ? runNextGrace : IDLE_RECHECK_NANOS);
+                coveredTimers = timerService.sleep(this, runNextGrace > 0 ? runNextGrace : IDLE_RECHECK_NANOS);
                 if ((timerService.due() || workInSight()) && idle.tryRemove(index)) {
-                    // Up to fire timers, or to take work nobody woke us for (IDLE_RECHECK_NANOS), and then perhaps
-                    // to run a long task: another idle carrier takes the watch for the timers that remain (it may
-                    // be parked without a timeout, its own heap not empty).
-                    if (watched) {
+                    // Up to fire timers, or to take work nobody woke us for (IDLE_RECHECK_NANOS, or the backup's
+                    // grace), and then perhaps to run a long task: the timers that remain need another idle carrier,
+                    // the backup if it covers them, else one woken to take the watch.
+                    if (coveredTimers) {
                         timerService.handOffWatch(this);
                     }
                     return null;
@@ -378,7 +378,7 @@ final class Carrier extends Thread {
         if (!pool.isStopping()) {
             spinning = true;
             spinBudget.wokenToSearch();
-            if (watched) {
+            if (coveredTimers) {
                 timerService.handOffWatch(this);
             }
         }
@@ -465,7 +465,7 @@ final class Carrier extends Thread {
      * Work an idle carrier can see: its own queue (empty by invariant when it parks; looked at in case the invariant
      * was broken), the global queue, or a busy carrier's queue. An idle carrier's queue is empty, so it is skipped.
      */
-    private boolean workInSight() {
+    boolean workInSight() {
         return runQueue.hasStealableWork() || runQueue.hasRunNext() || pool.hasGlobalWork() || anyBusyCarrierHasWork();
     }
 

@@ -22,6 +22,11 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 final class CarrierPool extends ForkJoinPool {
     /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
     static final int GLOBAL_FAIRNESS_TICKS = 61;
+    /**
+     * Threads woken by a carrier's own timers that it runs alone while the backup watch covers (see {@link
+     * #afterFiredPush}); a larger batch wakes a helper at once.
+     */
+    static final int SMALL_FIRED_BATCH = 16;
     /** The state of a task that continues no virtual thread: distinct from every VirtualThread state. */
     private static final int NOT_A_VIRTUAL_THREAD = Integer.MIN_VALUE;
 
@@ -83,9 +88,7 @@ final class CarrierPool extends ForkJoinPool {
             } else if (c.isBetweenTasks()) {
                 // Timers fired by the carrier loop: FIFO, so a batch runs in deadline order (runNext would run it
                 // backwards). The carrier takes the first next; others are woken only for what lies beyond it.
-                if (c.pushTail(task) > 1) {
-                    wakep();
-                }
+                afterFiredPush(c, c.pushTail(task));
             } else {
                 afterLocalPush(c.pushLocal(task));
             }
@@ -93,6 +96,18 @@ final class CarrierPool extends ForkJoinPool {
             global.offer(task);
             wakep();
         }
+    }
+
+    /**
+     * Wakes a helper for threads that {@code c}'s own timers woke and queued on it ({@code queued} tasks now), beyond
+     * the one it runs next. Not for a small batch while the timers' {@link BackupWatch} covers: waking a parked
+     * carrier costs more than running a few short threads (a batch of ten 1 ms sleepers is about 25 us of work, over
+     * before the woken carrier runs), and if one of them runs long the backup wakes within its grace and takes what is
+     * queued behind it. The tasks were queued before the backup is read; a backup giving up its role looks at the
+     * queues after ({@code BackupWatchStress}). Returns whether it woke a carrier.
+     */
+    boolean afterFiredPush(Carrier c, int queued) {
+        return queued > 1 && (queued > SMALL_FIRED_BATCH || !timers.backupCoversNow(c.index)) && wakep();
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.function.Consumer;
 /**
  * The carriers' timers: each carrier owns a {@link TimerHeap}; this class arms timers into them, fires expired ones
  * from any heap, and keeps exactly one idle carrier, the watcher, asleep with a timeout for the earliest deadline
- * (Go's netpoller blocked with {@code pollUntil}, seeds 002 and 004).
+ * (Go's netpoller blocked with {@code pollUntil}, seeds 002 and 004), and a second one, the {@link BackupWatch},
+ * asleep until that deadline plus a grace, for when the watcher gets up and finds a long task.
  *
  * <p>Arming. A virtual thread's timed park arrives on the carrier that runs it (JDK 25 calls
  * {@code ForkJoinPool.schedule} from the carrier as the thread unmounts); the timer goes straight into that
@@ -64,6 +65,8 @@ final class TimerService {
     private volatile int watcher = NO_WATCHER;
     /** What the watcher sleeps toward; {@link TimerHeap#NONE} when there is no watcher. */
     private volatile long watchUntil = TimerHeap.NONE;
+    /** The idle carrier that covers, within a grace, for a watcher away at work; see {@link BackupWatch}. */
+    final BackupWatch backup = new BackupWatch();
 
     TimerService(CarrierPool pool) {
         this.pool = pool;
@@ -91,6 +94,7 @@ final class TimerService {
         Thread carrier = JdkVirtualThreads.currentCarrier();
         boolean onCarrier = carrier instanceof Carrier c && c.pool == pool;
         boolean woke = false;
+        int selfFiring = BackupWatch.NO_HOLDER;
         if (onCarrier) {
             TimerHeap heap = ((Carrier) carrier).timers;
             if (heap.tryLock()) {
@@ -104,6 +108,7 @@ final class TimerService {
                         // timers idle carriers passed over while we held the lock need no wake-up, and the fence and
                         // clock read of release() are saved on every timed park.
                         heap.unlock();
+                        selfFiring = ((Carrier) carrier).index;
                     } else {
                         woke = release(heap, true);
                     }
@@ -115,7 +120,7 @@ final class TimerService {
             Carrier[] all = pool.carriers;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
-        return armed(timer.deadline(), onCarrier) || woke;
+        return armed(timer.deadline(), onCarrier, selfFiring) || woke;
     }
 
     /**
@@ -126,10 +131,19 @@ final class TimerService {
      * watching and wake it. Returns whether a carrier was woken.
      */
     boolean release(TimerHeap heap, boolean onCarrier) {
+        return release(heap, onCarrier, BackupWatch.NO_HOLDER);
+    }
+
+    /**
+     * {@link #release(TimerHeap, boolean)} by carrier {@code selfFiring}, between tasks after firing: timers that
+     * fell due while it fired it fires itself at its next tick, so it wakes nobody for them while the backup covers
+     * ({@link #armed(long, boolean, int)}).
+     */
+    private boolean release(TimerHeap heap, boolean onCarrier, int selfFiring) {
         heap.unlock();
         VarHandle.fullFence();
         long d = heap.earliestDeadline();
-        return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && armed(d, onCarrier);
+        return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && armed(d, onCarrier, selfFiring);
     }
 
     /**
@@ -137,6 +151,16 @@ final class TimerService {
      * watcher, or an idle carrier through {@code wakep}).
      */
     boolean armed(long deadline, boolean onCarrier) {
+        return armed(deadline, onCarrier, BackupWatch.NO_HOLDER);
+    }
+
+    /**
+     * {@link #armed(long, boolean)} for a timer that carrier {@code selfFiring} (if not {@link BackupWatch#NO_HOLDER})
+     * armed on its own heap between tasks: it fires that timer itself before its next task, so with no watcher asleep
+     * it wakes nobody while the backup covers the deadline. Should its next task run long, the backup wakes within
+     * the grace and takes the watch. The timer is published in the heap before the backup is read.
+     */
+    boolean armed(long deadline, boolean onCarrier, int selfFiring) {
         if (!TimerHeap.isEarlier(deadline, watchUntil)) {
             return false;
         }
@@ -144,6 +168,9 @@ final class TimerService {
         if (w != NO_WATCHER) {
             LockSupport.unpark(pool.carriers[w]);
             return true;
+        }
+        if (selfFiring != BackupWatch.NO_HOLDER && backup.covers(deadline, selfFiring)) {
+            return false;
         }
         if (!onCarrier || pool.idle.count() > 0) {
             return pool.wakep();
@@ -182,7 +209,7 @@ final class TimerService {
             return 0;
         }
         long now = System.nanoTime();
-        return due - now <= 0 ? fire(self.timers, now, room) : 0;
+        return due - now <= 0 ? fire(self, self.timers, now, room) : 0;
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
@@ -192,7 +219,7 @@ final class TimerService {
         for (Carrier c : pool.carriers) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
-                fired += fire(c.timers, now, room(self));
+                fired += fire(self, c.timers, now, room(self));
             }
         }
         return fired;
@@ -208,34 +235,29 @@ final class TimerService {
         return Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
     }
 
-    /** Fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. */
-    private int fire(TimerHeap heap, long now, int room) {
+    /** {@code self} fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. */
+    private int fire(Carrier self, TimerHeap heap, long now, int room) {
         if (room <= 0 || !heap.tryLock()) {
             return 0;
         }
         try {
             return heap.fireExpired(now, room, onError);
         } finally {
-            release(heap, true);
+            release(heap, true, self.index);
         }
     }
 
     /**
      * An idle carrier's sleep. With no timer pending it parks until unparked. Otherwise it tries to become the
      * watcher and parks until the earliest deadline, less its {@link ParkOvershoot} lead, then spins to the deadline;
-     * if another carrier watches an earlier or equal deadline it parks without timeout. {@code maxNanos}, when
-     * positive, caps the sleep either way. Returns when unparked or when the deadline passed, telling whether it was
-     * the watcher; the caller re-checks its idle bit.
+     * if another carrier watches an earlier or equal deadline it sleeps as the {@link BackupWatch} if nobody holds
+     * that, else without timeout. {@code maxNanos}, when positive, caps the sleep either way. Returns when unparked or
+     * when its time passed, telling whether it held the watch or the backup; the caller re-checks its idle bit.
      */
     boolean sleep(Carrier self, long maxNanos) {
         long until = watchDeadline(self);
         if (until == TimerHeap.NONE) {
-            if (maxNanos > 0) {
-                LockSupport.parkNanos(pool, maxNanos);
-            } else {
-                LockSupport.park(pool);
-            }
-            return false;
+            return sleepAsBackup(self, maxNanos);
         }
         try {
             long now = System.nanoTime();
@@ -258,6 +280,63 @@ final class TimerService {
             stopWatching(self.index);
         }
         return true;
+    }
+
+    /**
+     * Sleep for an idle carrier that does not watch: as the {@link BackupWatch} when timers are pending and nobody
+     * else holds it, until the earliest deadline plus the grace; otherwise until unparked ({@code maxNanos}, when
+     * positive, caps either). Returns whether it held the backup. Giving the backup up comes before the caller's look
+     * at the heaps and queues (the next {@link #sleep} or {@code Carrier.awaitWake}'s check): work published by a
+     * thread that counted on the backup, and so woke nobody, is seen there.
+     */
+    private boolean sleepAsBackup(Carrier self, long maxNanos) {
+        long at = backupDeadline(self);
+        if (at == TimerHeap.NONE) {
+            if (maxNanos > 0) {
+                LockSupport.parkNanos(pool, maxNanos);
+            } else {
+                LockSupport.park(pool);
+            }
+            return false;
+        }
+        int how = BackupWatch.WOKEN_EARLY;
+        try {
+            long delay = at - System.nanoTime();
+            if (maxNanos > 0 && delay > maxNanos) {
+                delay = maxNanos;
+            }
+            if (delay > 0) {
+                LockSupport.parkNanos(pool, delay);
+            }
+            long now = System.nanoTime();
+            if (now - at >= 0) {
+                // Slept its full time. The watch held again and nothing due: the carrier it covered for came back
+                // in time. Otherwise that carrier was slow or is stuck, and the grace drops to its minimum.
+                how = watcher != NO_WATCHER && !dueWithin(now, 1) ? BackupWatch.QUIET : BackupWatch.FOUND_WORK;
+            }
+        } finally {
+            backup.release(self.index, how);
+        }
+        return true;
+    }
+
+    /**
+     * The non-blocking half of {@link #sleepAsBackup}: claims the backup if a timer is pending and nobody holds it,
+     * returning the time to sleep until, else {@link TimerHeap#NONE}.
+     */
+    long backupDeadline(Carrier self) {
+        long now = System.nanoTime();
+        long earliest = earliest(now);
+        return earliest == TimerHeap.NONE ? TimerHeap.NONE : backup.claim(self.index, earliest, now);
+    }
+
+    /**
+     * Whether the backup, if carrier {@code self} does not hold it, will be up within {@link
+     * BackupWatch#MAX_GRACE_NANOS} from now: then threads woken by timers and queued on {@code self} need no helper
+     * woken for them. The caller queued them before calling.
+     */
+    boolean backupCoversNow(int self) {
+        return backup.covers(System.nanoTime(), self);
     }
 
     /**
@@ -338,7 +417,7 @@ final class TimerService {
         return false;
     }
 
-    private void stopWatching(int index) {
+    void stopWatching(int index) {
         if (watcher == index) {
             watchUntil = TimerHeap.NONE;
             watcher = NO_WATCHER;
@@ -346,21 +425,26 @@ final class TimerService {
     }
 
     /**
-     * A carrier that was the watcher left the idle set (to fire timers or to run work): timers may still be pending
-     * with nobody sleeping toward them. Unpark another idle carrier (without taking its bit) so that it re-computes its sleep
-     * and takes over the watch.
+     * A carrier that was the watcher or the backup left the idle set (to fire timers or to run work): timers may
+     * still be pending with nobody sleeping toward them. Unless the backup (another carrier) will be up within its
+     * grace of the earliest deadline, and will take the watch then if nobody has, unpark another idle carrier (without
+     * taking its bit) so that it re-computes its sleep and takes over the watch. The leaving carrier gave its role up
+     * before this look; a backup that gives up its role after it re-reads the watch and the heaps before sleeping again.
+     * Returns the carrier unparked, or -1.
      */
-    void handOffWatch(Carrier leaving) {
-        if (earliest(System.nanoTime()) == TimerHeap.NONE || pool.idle.count() == 0) {
-            return;
+    int handOffWatch(Carrier leaving) {
+        long earliest = earliest(System.nanoTime());
+        if (earliest == TimerHeap.NONE || pool.idle.count() == 0 || backup.covers(earliest, leaving.index)) {
+            return -1;
         }
         IdleSet idle = pool.idle;
         for (int i = idle.nextIdle(0); i >= 0; i = idle.nextIdle(i + 1)) {
             if (i != leaving.index) {
                 LockSupport.unpark(pool.carriers[i]);
-                return;
+                return i;
             }
         }
+        return -1;
     }
 
     /**

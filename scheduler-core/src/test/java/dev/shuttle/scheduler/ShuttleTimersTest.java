@@ -223,6 +223,60 @@ class ShuttleTimersTest {
         }
     }
 
+    /**
+     * The backup watch's promise: a carrier that gets up for timers wakes nobody while the backup covers them, so if
+     * a thread it woke then runs long, the backup takes over the other timers within its grace (at most 2 ms). A
+     * quiet spell of 1 ms sleepers first lets the grace grow to that maximum. Stranded instead, a sleeper would
+     * wait for the idle carrier's 100 ms re-check or for the hog's 200 ms to end.
+     */
+    @Test
+    void aCarrierStuckAfterAQuietSpellDoesNotStrandTheOtherTimers() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
+            AtomicLong worstWhileStuck = new AtomicLong();
+            AtomicInteger stuck = new AtomicInteger();
+            AtomicInteger running = new AtomicInteger(1);
+            List<Thread> sleepers = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                sleepers.add(shuttle.ofVirtual().start(() -> {
+                    try {
+                        while (running.get() == 1) {
+                            long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+                            Thread.sleep(1);
+                            long late = System.nanoTime() - due;
+                            if (stuck.get() == 1) {
+                                worstWhileStuck.accumulateAndGet(late, Math::max);
+                            }
+                        }
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }));
+            }
+            for (int round = 0; round < 5; round++) {
+                Thread.sleep(300);
+                shuttle.ofVirtual().start(() -> {
+                    try {
+                        Thread.sleep(1);
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                    stuck.set(1);
+                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                    while (System.nanoTime() < until) {
+                        Thread.onSpinWait();
+                    }
+                    stuck.set(0);
+                }).join();
+            }
+            running.set(0);
+            for (Thread t : sleepers) {
+                t.join();
+            }
+            assertTrue(worstWhileStuck.get() < TimeUnit.MILLISECONDS.toNanos(50),
+                    "a sleeper waited for the stuck carrier: " + worstWhileStuck.get() / 1_000 + " us late");
+        }
+    }
+
     @Test
     void idleCarriersLeaveTheDueTimersOfALockedHeapToItsHolder() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {

@@ -1,0 +1,169 @@
+package dev.shuttle.scheduler;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+import dev.shuttle.timers.Timer;
+import dev.shuttle.timers.TimerHeap;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.II_Result;
+
+/**
+ * The backup timer watch ({@link BackupWatch}) versus the threads that count on it, on the real {@link TimerService}
+ * and {@link CarrierPool} (carriers not started). Three places skip a wake-up because the backup covers: a carrier
+ * arming a timer on its own heap between tasks, a carrier queueing a small batch of threads its timers woke, and a
+ * watcher leaving the idle set. Each publishes its timer or its work, then reads the backup; the backup gives its
+ * role up, then looks at the heaps, the queues and the watch before it sleeps again. Whatever the interleaving,
+ * either the look sees the work or the other side sees no backup and wakes a carrier.
+ *
+ * <p>jcstress runs no more actors than there are CPUs (2 here), so each side is one actor and the carriers are
+ * played by the actors in the order their code runs them.
+ */
+public class BackupWatchStress {
+    private static final long FAR = TimeUnit.SECONDS.toNanos(5);
+
+    /**
+     * Carrier 1 arms a timed park on its own heap between tasks (no watcher asleep), while carrier 0, the backup,
+     * wakes and gives the role up. The backup was covering a timer that has since fired, so the heaps hold nothing
+     * else: only the new timer can keep carrier 0 from sleeping without a timeout.
+     *
+     * <p>Results: r1 = carrier 0's look after giving up the backup would sleep toward a timer (1) or without a
+     * timeout (0); r2 = the arm woke a carrier.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the backup's look saw the new timer")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both: a spare wake-up")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "the look came first; the arm saw no backup and woke carrier 0")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: the arm counted on a backup that then slept untimed")
+    @State
+    public static class OwnArm {
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+        final Timer timer = new Timer(() -> { }, System.nanoTime() + FAR);
+
+        public OwnArm() {
+            pool.idle.add(0);
+            if (pool.timers.backup.claim(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
+                throw new IllegalStateException("a fresh backup watch is held");
+            }
+        }
+
+        @Actor
+        public void carrierArmsOwnTimerBetweenTasks(II_Result r) {
+            TimerHeap heap = pool.carriers[1].timers;
+            if (!heap.tryLock()) {
+                throw new IllegalStateException("carrier 1's heap is locked");
+            }
+            heap.add(timer);
+            heap.unlock();
+            r.r2 = pool.timers.armed(timer.deadline(), true, 1) ? 1 : 0;
+        }
+
+        @Actor
+        public void backupGivesUpAndLooks(II_Result r) {
+            r.r1 = backupGivesUpAndLooksForTimers(pool);
+        }
+    }
+
+    /**
+     * Carrier 1, between tasks, queues a second thread its timers woke (a batch of two), while carrier 0, the backup,
+     * wakes and gives the role up. Either carrier 0's look at the busy carriers' queues sees the thread, or the push
+     * sees no backup and wakes a carrier.
+     *
+     * <p>Results: r1 = carrier 0's look after giving up the backup saw queued work; r2 = the push woke a carrier.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the backup's look saw the queued thread")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both: a spare wake-up")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "the look came first; the push saw no backup and woke carrier 0")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: the push counted on a backup that never looked again")
+    @State
+    public static class FiredBatch {
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+
+        public FiredBatch() {
+            pool.idle.add(0);
+            long now = System.nanoTime();
+            if (pool.timers.backup.claim(0, now, now) == TimerHeap.NONE) {
+                throw new IllegalStateException("a fresh backup watch is held");
+            }
+        }
+
+        @Actor
+        public void carrierQueuesFiredThreads(II_Result r) {
+            Carrier c = pool.carriers[1];
+            c.pushTail(() -> { });
+            r.r2 = pool.afterFiredPush(c, c.pushTail(() -> { })) ? 1 : 0;
+        }
+
+        @Actor
+        public void backupGivesUpAndLooks(II_Result r) {
+            pool.timers.backup.release(0, BackupWatch.QUIET);
+            r.r1 = pool.carriers[0].workInSight() ? 1 : 0;
+        }
+    }
+
+    /**
+     * Three carriers: carrier 1, the watcher, gets up for work as carrier 0, the backup, does the same; carrier 2 is
+     * idle and sleeps without a timeout. A timer is pending, so one of the two leaving carriers must wake carrier 2
+     * to take the watch. The danger: the watcher skips its hand-off because the backup covers, and the backup's
+     * hand-off unparks the watcher, whose idle bit it still saw. The watcher clears its bit before it reads the
+     * backup; the backup gives its role up before it reads the idle bits.
+     *
+     * <p>Results: r1 = the carrier the watcher's hand-off unparked (-1: none, it counted on the backup), r2 = the
+     * carrier the backup's hand-off unparked.
+     */
+    @JCStressTest
+    @Outcome(id = "-1, 2", expect = ACCEPTABLE, desc = "the watcher counted on the backup; the backup woke carrier 2")
+    @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "both woke carrier 2")
+    @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "the backup woke the leaving watcher; the watcher woke carrier 2")
+    @Outcome(id = "0, 2", expect = ACCEPTABLE, desc = "the watcher woke the leaving backup; the backup woke carrier 2")
+    @Outcome(id = "-1, 1", expect = FORBIDDEN, desc = "lost: carrier 2 asleep untimed, the timer unwatched")
+    @Outcome(expect = FORBIDDEN, desc = "a hand-off unparked a carrier that was not idle, or itself")
+    @State
+    public static class BothLeave {
+        final CarrierPool pool = new CarrierPool(3, SpinPolicy.DEFAULT, "stress-carrier-");
+
+        public BothLeave() {
+            long deadline = System.nanoTime() + FAR;
+            pool.carriers[1].timers.arm(new Timer(() -> { }, deadline));
+            pool.idle.add(0);
+            pool.idle.add(1);
+            pool.idle.add(2);
+            if (pool.timers.watchDeadline(pool.carriers[1]) != deadline
+                    || pool.timers.backupDeadline(pool.carriers[0]) == TimerHeap.NONE) {
+                throw new IllegalStateException("set-up: carrier 1 must watch and carrier 0 back it up");
+            }
+        }
+
+        @Actor
+        public void watcherGetsUp(II_Result r) {
+            pool.timers.stopWatching(1);
+            pool.idle.tryRemove(1);
+            r.r1 = pool.timers.handOffWatch(pool.carriers[1]);
+        }
+
+        @Actor
+        public void backupGetsUp(II_Result r) {
+            pool.timers.backup.release(0, BackupWatch.QUIET);
+            pool.idle.tryRemove(0);
+            r.r2 = pool.timers.handOffWatch(pool.carriers[0]);
+        }
+    }
+
+    /**
+     * What {@code Carrier.awaitWake} does after the backup's park returns: give the role up, then decide the next
+     * sleep, which watches or backs up any pending timer. Returns 1 if that sleep would have a timeout for a timer.
+     */
+    static int backupGivesUpAndLooksForTimers(CarrierPool pool) {
+        Carrier c = pool.carriers[0];
+        pool.timers.backup.release(0, BackupWatch.QUIET);
+        if (pool.timers.watchDeadline(c) != TimerHeap.NONE || pool.timers.backupDeadline(c) != TimerHeap.NONE) {
+            return 1;
+        }
+        return 0;
+    }
+}
