@@ -24,7 +24,14 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 1, time = 1)
+// Fifteen warm-up seconds, not one: on 2 cores a C2 compilation takes a core from a carrier that is busy most of
+// the time here, and the tickers it delays come out milliseconds late. Counted per operation (2 ms/1, 2026-11-22):
+// 14-16 of Shuttle's operations after the first 20 had a ticker over 3 ms late, all but one while C2 was compiling,
+// and the JDK's 10-14, about half of them. Between 20 and 40 s, 2 of Shuttle's 300 operations had a ticker over
+// 1.2 ms late (one during a late recompile) and 13 of the JDK's.
+// Shuttle's code costs the JIT more (C2 used 674-796 ms against the JDK's 320 ms in operations 20-200), which the
+// first seconds of a process pay; docs/scheduler.md has the numbers. This benchmark is about timers, so it waits.
+@Warmup(iterations = 15, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
 public class StaggeredTickerLatency extends OnScheduler {

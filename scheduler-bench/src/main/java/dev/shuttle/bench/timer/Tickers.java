@@ -43,10 +43,13 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-// Five warm-up seconds, not two: with 10 sleepers the JIT's compiler threads still used 6-12 ms of CPU per second
-// in the first measurement seconds and about 2 ms/s ten seconds later, while the whole process used 60-130 ms/s.
-// CPU per wake-up is meant to be the scheduler's, not the JIT's.
-@Warmup(iterations = 5, time = 1)
+// Fifteen warm-up seconds: CPU per wake-up is meant to be the scheduler's, not the JIT's. A carrier loop runs a few
+// thousand times a second, so its methods reach C2 late and one by one, and a deoptimisation recompiles a large
+// inlined method. Per second, 10 sleepers on Shuttle (2026-11-22): C2 used 83 ms at second 5, 31 at second 7, 70 at
+// second 18, against 25-30 ms for the carriers themselves, and the carriers got cheaper until second 10 (40 -> 25 ms);
+// on the JDK's scheduler C2 used 69 ms at second 4 and 25 at second 10. With five seconds the measurement (seconds
+// 5-11) counted those bursts as CPU per wake-up.
+@Warmup(iterations = 15, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
 public class Tickers extends OnScheduler {
