@@ -17,9 +17,9 @@ import java.lang.invoke.VarHandle;
  *
  * <p>The grace is what a carrier stuck in one long task can cost: the backup wakes within it of a deadline, finds the
  * timer due (or the watch vacant, or work queued behind the stuck carrier) and takes over. It starts at
- * {@link #MIN_GRACE_NANOS}, doubles each time a backup wakes to find the watch held and nothing due (the carrier that
- * left came back in time), and drops to the minimum whenever a backup wake finds something to do, like the runNext
- * watch's grace and Go's sysmon back-off. {@link #MAX_GRACE_NANOS} is therefore the bound on how late a timer or a
+ * {@link #MIN_GRACE_NANOS}, doubles each time a backup wakes to find nothing due (the carrier that left fired in
+ * time), and drops to the minimum whenever a backup wake finds a timer nobody fired, like the runNext watch's grace and
+ * Go's sysmon back-off. {@link #MAX_GRACE_NANOS} is therefore the bound on how late a timer or a
  * small batch of woken threads can be behind a carrier that got stuck after a quiet spell.
  *
  * <p>Ownership: {@code holder} is claimed by CAS and cleared by its holder; {@code until} is written by the holder
@@ -35,9 +35,9 @@ final class BackupWatch {
     static final int NO_HOLDER = -1;
     /** How a backup sleep ended: cut short (by an unpark or the caller's cap), which says nothing about the grace. */
     static final int WOKEN_EARLY = 0;
-    /** It slept its full time and found the watch held again and nothing due: the grace may grow. */
+    /** It slept its full time and found nothing due: the grace may grow. */
     static final int QUIET = 1;
-    /** It slept its full time and found work: a due timer or a vacant watch. The grace drops to its minimum. */
+    /** It slept its full time and found a timer due that nobody fired: the grace drops to its minimum. */
     static final int FOUND_WORK = 2;
     private static final VarHandle HOLDER;
 

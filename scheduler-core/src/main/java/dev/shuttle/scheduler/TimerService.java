@@ -156,21 +156,22 @@ final class TimerService {
 
     /**
      * {@link #armed(long, boolean)} for a timer that carrier {@code selfFiring} (if not {@link BackupWatch#NO_HOLDER})
-     * armed on its own heap between tasks: it fires that timer itself before its next task, so with no watcher asleep
-     * it wakes nobody while the backup covers the deadline. Should its next task run long, the backup wakes within
-     * the grace and takes the watch. The timer is published in the heap before the backup is read.
+     * armed on its own heap between tasks: it fires that timer itself before its next task, so it wakes nobody while
+     * another idle carrier will be up within the grace of the deadline ({@link #idleCarrierUpWithinGrace}). Should its
+     * next task run long, that carrier finds the timer due and fires it. The timer is published in the heap before the
+     * watch and the backup are read.
      */
     boolean armed(long deadline, boolean onCarrier, int selfFiring) {
         if (!TimerHeap.isEarlier(deadline, watchUntil)) {
+            return false;
+        }
+        if (selfFiring != BackupWatch.NO_HOLDER && idleCarrierUpWithinGrace(deadline, selfFiring)) {
             return false;
         }
         int w = watcher;
         if (w != NO_WATCHER) {
             LockSupport.unpark(pool.carriers[w]);
             return true;
-        }
-        if (selfFiring != BackupWatch.NO_HOLDER && backup.covers(deadline, selfFiring)) {
-            return false;
         }
         if (!onCarrier || pool.idle.count() > 0) {
             return pool.wakep();
@@ -310,9 +311,10 @@ final class TimerService {
             }
             long now = System.nanoTime();
             if (now - at >= 0) {
-                // Slept its full time. The watch held again and nothing due: the carrier it covered for came back
-                // in time. Otherwise that carrier was slow or is stuck, and the grace drops to its minimum.
-                how = watcher != NO_WATCHER && !dueWithin(now, 1) ? BackupWatch.QUIET : BackupWatch.FOUND_WORK;
+                // Slept its full time. Nothing due: the carrier it covered for fired in time. A vacant watch alone is
+                // not a stuck carrier (the watcher may be up firing the batch that falls due with this wake), and if
+                // it is one, this carrier's next sleep takes the watch. A due timer here was missed: the grace drops.
+                how = dueWithin(now, 1) ? BackupWatch.FOUND_WORK : BackupWatch.QUIET;
             }
         } finally {
             backup.release(self.index, how);
@@ -331,12 +333,21 @@ final class TimerService {
     }
 
     /**
-     * Whether the backup, if carrier {@code self} does not hold it, will be up within {@link
-     * BackupWatch#MAX_GRACE_NANOS} from now: then threads woken by timers and queued on {@code self} need no helper
-     * woken for them. The caller queued them before calling.
+     * Whether an idle carrier other than {@code self}, the watcher or the backup, will be up within {@link
+     * BackupWatch#MAX_GRACE_NANOS} of {@code deadline}. Then work that {@code self} published before calling (a timer
+     * it fires itself, threads its timers woke) needs nobody woken for it: if {@code self} gets stuck, that carrier
+     * finds the work when it wakes. A watcher or backup that gives up its role before it wakes re-reads the heaps
+     * and the watch before sleeping again, and looks for work if it gets up.
      */
-    boolean backupCoversNow(int self) {
-        return backup.covers(System.nanoTime(), self);
+    boolean idleCarrierUpWithinGrace(long deadline, int self) {
+        int w = watcher;
+        if (w != NO_WATCHER && w != self) {
+            long u = watchUntil;
+            if (u != TimerHeap.NONE && u - deadline <= BackupWatch.MAX_GRACE_NANOS) {
+                return true;
+            }
+        }
+        return backup.covers(deadline, self);
     }
 
     /**
@@ -434,7 +445,8 @@ final class TimerService {
      */
     int handOffWatch(Carrier leaving) {
         long earliest = earliest(System.nanoTime());
-        if (earliest == TimerHeap.NONE || pool.idle.count() == 0 || backup.covers(earliest, leaving.index)) {
+        if (earliest == TimerHeap.NONE || pool.idle.count() == 0
+                || idleCarrierUpWithinGrace(earliest, leaving.index)) {
             return -1;
         }
         IdleSet idle = pool.idle;

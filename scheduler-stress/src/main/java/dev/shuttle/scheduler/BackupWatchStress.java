@@ -14,11 +14,12 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * The backup timer watch ({@link BackupWatch}) versus the threads that count on it, on the real {@link TimerService}
- * and {@link CarrierPool} (carriers not started). Three places skip a wake-up because the backup covers: a carrier
- * arming a timer on its own heap between tasks, a carrier queueing a small batch of threads its timers woke, and a
- * watcher leaving the idle set. Each publishes its timer or its work, then reads the backup; the backup gives its
- * role up, then looks at the heaps, the queues and the watch before it sleeps again. Whatever the interleaving,
- * either the look sees the work or the other side sees no backup and wakes a carrier.
+ * and {@link CarrierPool} (carriers not started). Three places skip a wake-up because the backup (or the watcher)
+ * will be up within the grace anyway: a carrier arming a timer on its own heap between tasks, a carrier queueing a
+ * small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or its work,
+ * then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues and the
+ * watch before it sleeps again. Whatever the interleaving, either the look sees the work or the other side sees
+ * nobody to count on and wakes a carrier.
  *
  * <p>jcstress runs no more actors than there are CPUs (2 here), so each side is one actor and the carriers are
  * played by the actors in the order their code runs them.
@@ -107,21 +108,63 @@ public class BackupWatchStress {
     }
 
     /**
+     * {@link FiredBatch} with the watcher instead of the backup: carrier 0 sleeps toward a deadline within the grace,
+     * so carrier 1 queues its second fired thread without waking anyone, while carrier 0 gives the watch up (an
+     * unpark ended its sleep) and looks at the busy carriers' queues.
+     *
+     * <p>Results: r1 = carrier 0's look after giving up the watch saw queued work; r2 = the push woke a carrier.
+     */
+    @JCStressTest
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the watcher's look saw the queued thread")
+    @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both: a spare wake-up")
+    @Outcome(id = "0, 1", expect = ACCEPTABLE, desc = "the look came first; the push saw no watcher and woke carrier 0")
+    @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: the push counted on a watcher that never looked again")
+    @State
+    public static class FiredBatchWatched {
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+
+        public FiredBatchWatched() {
+            long soon = System.nanoTime() + BackupWatch.MIN_GRACE_NANOS;
+            pool.carriers[1].timers.arm(new Timer(() -> { }, soon));
+            pool.idle.add(0);
+            if (pool.timers.watchDeadline(pool.carriers[0]) != soon) {
+                throw new IllegalStateException("set-up: carrier 0 must watch");
+            }
+        }
+
+        @Actor
+        public void carrierQueuesFiredThreads(II_Result r) {
+            Carrier c = pool.carriers[1];
+            c.pushTail(() -> { });
+            r.r2 = pool.afterFiredPush(c, c.pushTail(() -> { })) ? 1 : 0;
+        }
+
+        @Actor
+        public void watcherGivesUpAndLooks(II_Result r) {
+            pool.timers.stopWatching(0);
+            r.r1 = pool.carriers[0].workInSight() ? 1 : 0;
+        }
+    }
+
+    /**
      * Three carriers: carrier 1, the watcher, gets up for work as carrier 0, the backup, does the same; carrier 2 is
      * idle and sleeps without a timeout. A timer is pending, so one of the two leaving carriers must wake carrier 2
-     * to take the watch. The danger: the watcher skips its hand-off because the backup covers, and the backup's
-     * hand-off unparks the watcher, whose idle bit it still saw. The watcher clears its bit before it reads the
-     * backup; the backup gives its role up before it reads the idle bits.
+     * to take the watch. The dangers: each skips its hand-off counting on the other (each gives its role up before it
+     * reads the other's), or the watcher counts on the backup and the backup's hand-off unparks the watcher, whose
+     * idle bit it still saw (the watcher clears its bit before it reads the backup; the backup gives its role up
+     * before it reads the idle bits).
      *
      * <p>Results: r1 = the carrier the watcher's hand-off unparked (-1: none, it counted on the backup), r2 = the
-     * carrier the backup's hand-off unparked.
+     * carrier the backup's hand-off unparked (-1: none, it counted on the watcher).
      */
     @JCStressTest
     @Outcome(id = "-1, 2", expect = ACCEPTABLE, desc = "the watcher counted on the backup; the backup woke carrier 2")
     @Outcome(id = "2, 2", expect = ACCEPTABLE, desc = "both woke carrier 2")
     @Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "the backup woke the leaving watcher; the watcher woke carrier 2")
     @Outcome(id = "0, 2", expect = ACCEPTABLE, desc = "the watcher woke the leaving backup; the backup woke carrier 2")
+    @Outcome(id = "2, -1", expect = ACCEPTABLE, desc = "the backup counted on the watcher; the watcher woke carrier 2")
     @Outcome(id = "-1, 1", expect = FORBIDDEN, desc = "lost: carrier 2 asleep untimed, the timer unwatched")
+    @Outcome(id = "-1, -1", expect = FORBIDDEN, desc = "lost: each counted on the other, carrier 2 asleep untimed")
     @Outcome(expect = FORBIDDEN, desc = "a hand-off unparked a carrier that was not idle, or itself")
     @State
     public static class BothLeave {
