@@ -23,8 +23,8 @@ final class CarrierPool extends ForkJoinPool {
     /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
     static final int GLOBAL_FAIRNESS_TICKS = 61;
     /**
-     * Threads woken by a carrier's own timers that it runs alone while the backup watch covers (see {@link
-     * #afterFiredPush}); a larger batch wakes a helper at once.
+     * Threads woken by a carrier's own timers that it runs alone while another idle carrier will be up within the
+     * backup watch's grace (see {@link #afterFiredPush}); a larger batch wakes a helper at once.
      */
     static final int SMALL_FIRED_BATCH = 16;
     /** The state of a task that continues no virtual thread: distinct from every VirtualThread state. */

@@ -136,8 +136,8 @@ final class TimerService {
 
     /**
      * {@link #release(TimerHeap, boolean)} by carrier {@code selfFiring}, between tasks after firing: timers that
-     * fell due while it fired it fires itself at its next tick, so it wakes nobody for them while the backup covers
-     * ({@link #armed(long, boolean, int)}).
+     * fell due while it fired it fires itself at its next tick, so it wakes nobody for them while another idle
+     * carrier will be up within the grace ({@link #armed(long, boolean, int)}).
      */
     private boolean release(TimerHeap heap, boolean onCarrier, int selfFiring) {
         heap.unlock();
@@ -437,11 +437,11 @@ final class TimerService {
 
     /**
      * A carrier that was the watcher or the backup left the idle set (to fire timers or to run work): timers may
-     * still be pending with nobody sleeping toward them. Unless the backup (another carrier) will be up within its
-     * grace of the earliest deadline, and will take the watch then if nobody has, unpark another idle carrier (without
-     * taking its bit) so that it re-computes its sleep and takes over the watch. The leaving carrier gave its role up
-     * before this look; a backup that gives up its role after it re-reads the watch and the heaps before sleeping again.
-     * Returns the carrier unparked, or -1.
+     * still be pending with nobody sleeping toward them. Unless another idle carrier, the watcher or the backup, will
+     * be up within the grace of the earliest deadline (and takes the watch then if nobody has), unpark another idle
+     * carrier (without taking its bit) so that it re-computes its sleep and takes over the watch. The leaving carrier
+     * gave its role up before this look; a carrier that gives up its role after it re-reads the watch and the heaps
+     * before sleeping again, and hands off itself if it gets up. Returns the carrier unparked, or -1.
      */
     int handOffWatch(Carrier leaving) {
         long earliest = earliest(System.nanoTime());
