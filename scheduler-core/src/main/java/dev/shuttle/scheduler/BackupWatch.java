@@ -37,7 +37,10 @@ final class BackupWatch {
     static final int WOKEN_EARLY = 0;
     /** It slept its full time and found nothing due: the grace may grow. */
     static final int QUIET = 1;
-    /** It slept its full time and found a timer due that nobody fired: the grace drops to its minimum. */
+    /**
+     * It slept its full time and found a timer that nobody fired, overdue by at least {@link
+     * TimerService#QUICK_RETURN_NANOS} (less may be the watcher about to fire it): the grace drops to its minimum.
+     */
     static final int FOUND_WORK = 2;
     private static final VarHandle HOLDER;
 

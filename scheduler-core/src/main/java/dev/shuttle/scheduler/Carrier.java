@@ -71,6 +71,11 @@ final class Carrier extends Thread {
     private int tick;
     /** Owner: how long the next search may pause before parking. */
     private final SpinBudget spinBudget;
+    /**
+     * Owner: when this carrier last got up from the timer watch or the backup, 0 if it did not; reported to
+     * {@link TimerService#recordAway} when it parks again.
+     */
+    private long awaySince;
     /** Owner: xorshift state for the random start of a steal pass. */
     private int seed;
     /** Owner: {@code tick} of each victim in the first round of a search or at a runNext snapshot. */
@@ -312,6 +317,10 @@ final class Carrier extends Thread {
      * sleep, false when the re-check found work and the carrier went back to searching.
      */
     boolean prepareToPark() {
+        if (awaySince != 0) {
+            pool.timers.recordAway(System.nanoTime() - awaySince);
+            awaySince = 0;
+        }
         IdleSet idle = pool.idle;
         idle.add(index);
         if (spinning) {
@@ -356,6 +365,7 @@ final class Carrier extends Thread {
                     // grace), and then perhaps to run a long task: the timers that remain need another idle carrier,
                     // the backup if it covers them, else one woken to take the watch.
                     if (coveredTimers) {
+                        awaySince = System.nanoTime();
                         timerService.handOffWatch(this);
                     }
                     return null;
@@ -379,6 +389,7 @@ final class Carrier extends Thread {
             spinning = true;
             spinBudget.wokenToSearch();
             if (coveredTimers) {
+                awaySince = System.nanoTime();
                 timerService.handOffWatch(this);
             }
         }

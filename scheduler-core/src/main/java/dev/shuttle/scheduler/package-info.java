@@ -115,18 +115,20 @@
  * rest ({@link dev.shuttle.scheduler.ParkOvershoot}): the spin is at most 100 µs and returns early for any work.
  *
  * <p>The backup watch ({@link dev.shuttle.scheduler.BackupWatch}). A second idle carrier, when there is one, sleeps
- * until the earliest deadline plus a grace (200 µs, doubling to 2 ms while its wake-ups find nothing due, back to
- * 200 µs when one finds a timer nobody fired). While another idle carrier, the watcher or the backup, will be up
- * within 2 ms anyway, three places skip a wake-up: the watcher that gets up for due timers does not hand its watch
- * on; a carrier arming a timed park on its own heap between tasks, or releasing a heap after firing, wakes nobody for
- * it; and the first {@code CarrierPool.SMALL_FIRED_BATCH} threads a carrier's timers wake queue on it without a
- * helper being woken. Each of these carriers fires or runs that work itself before its next task; should one of its
- * tasks run long, the carrier counted on wakes, sees the due timer, the vacant watch or the queued work, and takes
- * over. So a carrier stuck after a quiet spell delays other work by at most 2 ms, and a batch of timer wake-ups
- * usually costs one carrier's wake-up instead of two (the carriers' CPU with ten 1 ms sleepers fell by 16-17%).
- * Each skip is one side of a Dekker pair: the skipping carrier publishes its timer or queues its work, then reads the
- * watch and the backup; a carrier giving either role up then looks at the heaps, the queues and the watch before it
- * sleeps again or gets up, and one that gets up hands the watch on ({@code BackupWatchStress}).
+ * until the earliest deadline plus a grace (200 µs, doubling to 2 ms while its wake-ups find nothing due, back to 200
+ * µs when one finds a timer nobody fired, 100 µs overdue). While another idle carrier, the watcher or the backup, will
+ * be up within 2 ms anyway, and carriers that got up for timers have lately come back within 100 µs (so that a carrier
+ * going on to run long tasks does not leave every batch to the backup's grace), three places skip a wake-up: the
+ * watcher that gets up for due timers does not hand its watch on; a carrier arming a timed park on its own heap between
+ * tasks, or releasing a heap after firing, wakes nobody for it; and the first {@code CarrierPool.SMALL_FIRED_BATCH}
+ * threads a carrier's timers wake queue on it without a helper being woken. Each of these carriers fires or runs that
+ * work itself before its next task; should one of its tasks run long, the carrier counted on wakes, sees the due timer,
+ * the vacant watch or the queued work, and takes over. So a carrier stuck after a quiet spell delays other work by at
+ * most 2 ms, and a batch of timer wake-ups usually costs one carrier's wake-up instead of two (the carriers' CPU with
+ * ten 1 ms sleepers fell by about 30%). Each skip is one side of a Dekker pair: the skipping carrier publishes its timer
+ * or queues its work, then reads the watch and the backup; a carrier giving either role up then looks at the heaps, the
+ * queues and the watch before it sleeps again or gets up, and one that gets up hands the watch on ({@code
+ * BackupWatchStress}).
  *
  * <p>A heap's lock is only ever tried, never waited for. Its holder (the owner arming its own timer, or a carrier
  * firing) answers for the heap's due timers while it holds the lock: a carrier going to sleep passes over them, and

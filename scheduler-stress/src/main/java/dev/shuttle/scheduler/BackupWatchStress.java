@@ -19,7 +19,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or its work,
  * then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues and the
  * watch before it sleeps again. Whatever the interleaving, either the look sees the work or the other side sees
- * nobody to count on and wakes a carrier.
+ * nobody to count on and wakes a carrier. A fresh pool has no record of carriers staying away after firing, so the
+ * skips are allowed ({@code TimerService.coveredWithoutWake}) and each test reaches them.
  *
  * <p>jcstress runs no more actors than there are CPUs (2 here), so each side is one actor and the carriers are
  * played by the actors in the order their code runs them.
