@@ -39,7 +39,7 @@ final class BackupWatch {
     static final int QUIET = 1;
     /**
      * It slept its full time and found a timer that nobody fired, overdue by at least {@link
-     * TimerService#QUICK_RETURN_NANOS} (less may be the watcher about to fire it): the grace drops to its minimum.
+     * TimerWatch#QUICK_RETURN_NANOS} (less may be the watcher about to fire it): the grace drops to its minimum.
      */
     static final int FOUND_WORK = 2;
     private static final VarHandle HOLDER;

@@ -73,7 +73,7 @@ final class Carrier extends Thread {
     private final SpinBudget spinBudget;
     /**
      * Owner: when this carrier last got up from the timer watch or the backup, 0 if it did not; reported to
-     * {@link TimerService#recordAway} when it parks again.
+     * {@link TimerWatch#recordAway} when it parks again.
      */
     private long awaySince;
     /** Owner: xorshift state for the random start of a steal pass. */
@@ -318,7 +318,7 @@ final class Carrier extends Thread {
      */
     boolean prepareToPark() {
         if (awaySince != 0) {
-            pool.timers.recordAway(System.nanoTime() - awaySince);
+            pool.timers.watch.recordAway(System.nanoTime() - awaySince);
             awaySince = 0;
         }
         IdleSet idle = pool.idle;
@@ -354,19 +354,19 @@ final class Carrier extends Thread {
      * a pusher writes runNext before reading the count: one of the two sees the other.
      */
     private Runnable awaitWake() {
-        TimerService timerService = pool.timers;
+        TimerWatch watch = pool.timers.watch;
         IdleSet idle = pool.idle;
         boolean coveredTimers = false;
         try {
             while (idle.contains(index) && !pool.isStopping()) {
-                coveredTimers = timerService.sleep(this, runNextGrace > 0 ? runNextGrace : IDLE_RECHECK_NANOS);
-                if ((timerService.due() || workInSight()) && idle.tryRemove(index)) {
+                coveredTimers = watch.sleep(this, runNextGrace > 0 ? runNextGrace : IDLE_RECHECK_NANOS);
+                if ((pool.timers.due() || workInSight()) && idle.tryRemove(index)) {
                     // Up to fire timers, or to take work nobody woke us for (IDLE_RECHECK_NANOS, or the backup's
                     // grace), and then perhaps to run a long task: the timers that remain need another idle carrier,
                     // the backup if it covers them, else one woken to take the watch.
                     if (coveredTimers) {
                         awaySince = System.nanoTime();
-                        timerService.handOffWatch(this);
+                        watch.handOffWatch(this);
                     }
                     return null;
                 }
@@ -390,7 +390,7 @@ final class Carrier extends Thread {
             spinBudget.wokenToSearch();
             if (coveredTimers) {
                 awaySince = System.nanoTime();
-                timerService.handOffWatch(this);
+                watch.handOffWatch(this);
             }
         }
         return null;

@@ -102,7 +102,7 @@ final class CarrierPool extends ForkJoinPool {
      * Wakes a helper for threads that {@code c}'s own timers woke and queued on it ({@code queued} tasks now), beyond
      * the one it runs next. Not for a small batch while another idle carrier, the timer watcher or the {@link
      * BackupWatch}, will be up within the backup's grace anyway and carriers come back from timers quickly ({@code
-     * TimerService.coveredWithoutWake}): waking a parked carrier costs more than running a few
+     * TimerWatch.coveredWithoutWake}): waking a parked carrier costs more than running a few
      * short threads (a batch of ten 1 ms sleepers is about 25 us of work, over before the woken carrier runs), and if
      * one of them runs long that carrier wakes within the grace and takes what is queued behind it. The tasks were
      * queued before the watch and the backup are read; a carrier giving up either role looks at the queues after
@@ -110,7 +110,7 @@ final class CarrierPool extends ForkJoinPool {
      */
     boolean afterFiredPush(Carrier c, int queued) {
         return queued > 1 && (queued > SMALL_FIRED_BATCH
-                || !timers.coveredWithoutWake(System.nanoTime(), c.index)) && wakep();
+                || !timers.watch.coveredWithoutWake(System.nanoTime(), c.index)) && wakep();
     }
 
     /**

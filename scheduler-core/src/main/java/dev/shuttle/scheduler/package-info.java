@@ -110,7 +110,7 @@
  * timer goes into the heap of the carrier the thread runs on, and no JDK timer thread is ever started. A carrier
  * fires its due timers every tick; a carrier out of work fires due timers of any carrier. One idle carrier, the
  * watcher, parks until the earliest deadline of all heaps; arming an earlier timer unparks it, or wakes an idle
- * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerService} has the protocol). The watcher parks
+ * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerWatch} has the protocol). The watcher parks
  * until a little before the deadline, by the 10th percentile of how late its own timed parks return, and spins the
  * rest ({@link dev.shuttle.scheduler.ParkOvershoot}): the spin is at most 100 µs and returns early for any work.
  *

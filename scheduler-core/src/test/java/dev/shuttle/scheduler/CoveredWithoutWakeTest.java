@@ -8,39 +8,39 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When a carrier may leave work it published to the backup instead of waking a carrier ({@link
- * TimerService#coveredWithoutWake}): only while carriers that got up for timers have lately come back quickly. The
+ * TimerWatch#coveredWithoutWake}): only while carriers that got up for timers have lately come back quickly. The
  * pool's carriers are not started; the test plays them.
  */
 class CoveredWithoutWakeTest {
-    private static final long QUICK = TimerService.QUICK_RETURN_NANOS / 10;
-    private static final long SLOW = 3 * TimerService.QUICK_RETURN_NANOS;
+    private static final long QUICK = TimerWatch.QUICK_RETURN_NANOS / 10;
+    private static final long SLOW = 3 * TimerWatch.QUICK_RETURN_NANOS;
 
-    private static TimerService backedUpByCarrierZero() {
+    private static TimerWatch backedUpByCarrierZero() {
         CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "covered-test-carrier-");
         long now = System.nanoTime();
-        if (pool.timers.backup.claim(0, now, now) == TimerHeap.NONE) {
+        if (pool.timers.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
             throw new IllegalStateException("a fresh backup watch is held");
         }
-        return pool.timers;
+        return pool.timers.watch;
     }
 
     @Test
     void aFreshPoolCountsOnTheBackupButACarrierNeverCountsOnItself() {
-        TimerService timers = backedUpByCarrierZero();
+        TimerWatch watch = backedUpByCarrierZero();
         long now = System.nanoTime();
-        assertTrue(timers.coveredWithoutWake(now, 1));
-        assertFalse(timers.coveredWithoutWake(now, 0));
+        assertTrue(watch.coveredWithoutWake(now, 1));
+        assertFalse(watch.coveredWithoutWake(now, 0));
     }
 
     @Test
     void oneSlowReturnStopsTheSkippingUntilQuickReturnsOutweighIt() {
-        TimerService timers = backedUpByCarrierZero();
+        TimerWatch watch = backedUpByCarrierZero();
         long now = System.nanoTime();
-        timers.recordAway(SLOW);
-        assertFalse(timers.coveredWithoutWake(now, 1), "a carrier ran long after its timers: wake one");
+        watch.recordAway(SLOW);
+        assertFalse(watch.coveredWithoutWake(now, 1), "a carrier ran long after its timers: wake one");
         int quick = 0;
-        while (!timers.coveredWithoutWake(now, 1)) {
-            timers.recordAway(QUICK);
+        while (!watch.coveredWithoutWake(now, 1)) {
+            watch.recordAway(QUICK);
             quick++;
             assertTrue(quick < 100, "quick returns never reopened the gate");
         }

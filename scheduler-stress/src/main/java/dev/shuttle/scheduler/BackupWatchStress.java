@@ -13,14 +13,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The backup timer watch ({@link BackupWatch}) versus the threads that count on it, on the real {@link TimerService}
- * and {@link CarrierPool} (carriers not started). Three places skip a wake-up because the backup (or the watcher)
- * will be up within the grace anyway: a carrier arming a timer on its own heap between tasks, a carrier queueing a
- * small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or its work,
- * then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues and the
- * watch before it sleeps again. Whatever the interleaving, either the look sees the work or the other side sees
+ * The backup timer watch ({@link BackupWatch}) versus the threads that count on it, on the real {@link TimerService},
+ * {@link TimerWatch} and {@link CarrierPool} (carriers not started). Three places skip a wake-up because the backup (or
+ * the watcher) will be up within the grace anyway: a carrier arming a timer on its own heap between tasks, a carrier
+ * queueing a small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or
+ * its work, then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues
+ * and the watch before it sleeps again. Whatever the interleaving, either the look sees the work or the other side sees
  * nobody to count on and wakes a carrier. A fresh pool has no record of carriers staying away after firing, so the
- * skips are allowed ({@code TimerService.coveredWithoutWake}) and each test reaches them.
+ * skips are allowed ({@code TimerWatch.coveredWithoutWake}) and each test reaches them.
  *
  * <p>jcstress runs no more actors than there are CPUs (2 here), so each side is one actor and the carriers are
  * played by the actors in the order their code runs them.
@@ -48,7 +48,7 @@ public class BackupWatchStress {
 
         public OwnArm() {
             pool.idle.add(0);
-            if (pool.timers.backup.claim(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
+            if (pool.timers.watch.backup.claim(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
                 throw new IllegalStateException("a fresh backup watch is held");
             }
         }
@@ -89,7 +89,7 @@ public class BackupWatchStress {
         public FiredBatch() {
             pool.idle.add(0);
             long now = System.nanoTime();
-            if (pool.timers.backup.claim(0, now, now) == TimerHeap.NONE) {
+            if (pool.timers.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
                 throw new IllegalStateException("a fresh backup watch is held");
             }
         }
@@ -103,7 +103,7 @@ public class BackupWatchStress {
 
         @Actor
         public void backupGivesUpAndLooks(II_Result r) {
-            pool.timers.backup.release(0, BackupWatch.QUIET);
+            pool.timers.watch.backup.release(0, BackupWatch.QUIET);
             r.r1 = pool.carriers[0].workInSight() ? 1 : 0;
         }
     }
@@ -128,7 +128,7 @@ public class BackupWatchStress {
             long soon = System.nanoTime() + BackupWatch.MIN_GRACE_NANOS;
             pool.carriers[1].timers.arm(new Timer(() -> { }, soon));
             pool.idle.add(0);
-            if (pool.timers.watchDeadline(pool.carriers[0]) != soon) {
+            if (pool.timers.watch.watchDeadline(pool.carriers[0]) != soon) {
                 throw new IllegalStateException("set-up: carrier 0 must watch");
             }
         }
@@ -142,7 +142,7 @@ public class BackupWatchStress {
 
         @Actor
         public void watcherGivesUpAndLooks(II_Result r) {
-            pool.timers.stopWatching(0);
+            pool.timers.watch.stopWatching(0);
             r.r1 = pool.carriers[0].workInSight() ? 1 : 0;
         }
     }
@@ -177,24 +177,24 @@ public class BackupWatchStress {
             pool.idle.add(0);
             pool.idle.add(1);
             pool.idle.add(2);
-            if (pool.timers.watchDeadline(pool.carriers[1]) != deadline
-                    || pool.timers.backupDeadline(pool.carriers[0]) == TimerHeap.NONE) {
+            if (pool.timers.watch.watchDeadline(pool.carriers[1]) != deadline
+                    || pool.timers.watch.backupDeadline(pool.carriers[0]) == TimerHeap.NONE) {
                 throw new IllegalStateException("set-up: carrier 1 must watch and carrier 0 back it up");
             }
         }
 
         @Actor
         public void watcherGetsUp(II_Result r) {
-            pool.timers.stopWatching(1);
+            pool.timers.watch.stopWatching(1);
             pool.idle.tryRemove(1);
-            r.r1 = pool.timers.handOffWatch(pool.carriers[1]);
+            r.r1 = pool.timers.watch.handOffWatch(pool.carriers[1]);
         }
 
         @Actor
         public void backupGetsUp(II_Result r) {
-            pool.timers.backup.release(0, BackupWatch.QUIET);
+            pool.timers.watch.backup.release(0, BackupWatch.QUIET);
             pool.idle.tryRemove(0);
-            r.r2 = pool.timers.handOffWatch(pool.carriers[0]);
+            r.r2 = pool.timers.watch.handOffWatch(pool.carriers[0]);
         }
     }
 
@@ -204,8 +204,9 @@ public class BackupWatchStress {
      */
     static int backupGivesUpAndLooksForTimers(CarrierPool pool) {
         Carrier c = pool.carriers[0];
-        pool.timers.backup.release(0, BackupWatch.QUIET);
-        if (pool.timers.watchDeadline(c) != TimerHeap.NONE || pool.timers.backupDeadline(c) != TimerHeap.NONE) {
+        TimerWatch watch = pool.timers.watch;
+        watch.backup.release(0, BackupWatch.QUIET);
+        if (watch.watchDeadline(c) != TimerHeap.NONE || watch.backupDeadline(c) != TimerHeap.NONE) {
             return 1;
         }
         return 0;

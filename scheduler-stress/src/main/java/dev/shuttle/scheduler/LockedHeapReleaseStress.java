@@ -48,7 +48,7 @@ public class LockedHeapReleaseStress {
     @Actor
     public void carrierGoesToSleep(II_Result r) {
         pool.idle.add(0);
-        long until = pool.timers.watchDeadline(pool.carriers[0]);
+        long until = pool.timers.watch.watchDeadline(pool.carriers[0]);
         r.r1 = until == due ? 1 : 0;
     }
 

@@ -90,7 +90,7 @@ public class PhantomSearcherStress {
         @Actor
         public void carrierParksAgainThenPlatformThreadArms(II_Result r) {
             int decision = wakeOnOwnAndParkAgain(pool);
-            if (decision == 1 && pool.timers.watchDeadline(pool.carriers[0]) != TimerHeap.NONE) {
+            if (decision == 1 && pool.timers.watch.watchDeadline(pool.carriers[0]) != TimerHeap.NONE) {
                 decision = 0;
             }
             r.r1 = decision;

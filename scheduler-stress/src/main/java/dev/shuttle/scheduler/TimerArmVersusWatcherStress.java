@@ -12,10 +12,10 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * Timer arm versus a carrier going to sleep as the timer watcher, on the real {@link TimerService} (carriers not
- * started). A timer due in 10 s is pending; an idle carrier computes how long to sleep while a platform thread arms
- * a timer due in 5 s. Either the sleeper's re-read sees the new timer, or the arming thread sees the watcher's
- * published deadline (or no watcher yet) and wakes a carrier.
+ * Timer arm versus a carrier going to sleep as the timer watcher, on the real {@link TimerService} and {@link
+ * TimerWatch} (carriers not started). A timer due in 10 s is pending; an idle carrier computes how long to sleep while
+ * a platform thread arms a timer due in 5 s. Either the sleeper's re-read sees the new timer, or the arming thread sees
+ * the watcher's published deadline (or no watcher yet) and wakes a carrier.
  *
  * <p>Two defences close this race, and each alone suffices: the watcher's re-read of the heaps after publishing
  * {@code watchUntil}, and the arming thread waking an idle carrier when it finds no watcher published yet. With both
@@ -43,7 +43,7 @@ public class TimerArmVersusWatcherStress {
 
     @Actor
     public void idleCarrierDecidesHowLongToSleep(II_Result r) {
-        long until = pool.timers.watchDeadline(pool.carriers[0]);
+        long until = pool.timers.watch.watchDeadline(pool.carriers[0]);
         r.r1 = until == early.deadline() ? 1 : until == early.deadline() + TimeUnit.SECONDS.toNanos(5) ? 2 : 0;
     }
 
