@@ -96,13 +96,13 @@ final class TimerService {
             Carrier[] all = pool.carriers;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
-        return armed(timer.deadline(), onCarrier, selfFiring) || woke;
+        return watch.awakeBy(timer.deadline(), onCarrier, selfFiring) || woke;
     }
 
     /**
      * Unlocks {@code heap} and, if it still holds a due timer, makes sure a carrier gets up for it: while the lock
      * was held, idle carriers passed over that timer ({@link #earliest}). The fence orders the unlock before the
-     * reads in {@link #armed}: a carrier going to sleep publishes its idle bit (and, as the watcher,
+     * reads in {@link TimerWatch#awakeBy}: a carrier going to sleep publishes its idle bit (and, as the watcher,
      * {@code watchUntil}) before it looks at the lock, so either it sees the heap unlocked, or we see it idle or
      * watching and wake it. Returns whether a carrier was woken.
      */
@@ -113,13 +113,13 @@ final class TimerService {
     /**
      * {@link #release(TimerHeap, boolean)} by carrier {@code selfFiring}, between tasks after firing: timers that
      * fell due while it fired it fires itself at its next tick, so it wakes nobody for them while another idle
-     * carrier will be up within the grace ({@link #armed(long, boolean, int)}).
+     * carrier will be up within the grace ({@link TimerWatch#awakeBy}).
      */
     private boolean release(TimerHeap heap, boolean onCarrier, int selfFiring) {
         heap.unlock();
         VarHandle.fullFence();
         long d = heap.earliestDeadline();
-        return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && armed(d, onCarrier, selfFiring);
+        return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && watch.awakeBy(d, onCarrier, selfFiring);
     }
 
     /**
@@ -127,18 +127,7 @@ final class TimerService {
      * watcher, or an idle carrier through {@code wakep}).
      */
     boolean armed(long deadline, boolean onCarrier) {
-        return armed(deadline, onCarrier, BackupWatch.NO_HOLDER);
-    }
-
-    /**
-     * {@link #armed(long, boolean)} for a timer that carrier {@code selfFiring} (if not {@link BackupWatch#NO_HOLDER})
-     * armed on its own heap between tasks: it fires that timer itself before its next task, so it wakes nobody while
-     * another idle carrier will be up within the grace of the deadline ({@link TimerWatch#coveredWithoutWake}). Should
-     * its next task run long, that carrier finds the timer due and fires it. The timer is published in the heap before
-     * the watch and the backup are read.
-     */
-    boolean armed(long deadline, boolean onCarrier, int selfFiring) {
-        return watch.awakeBy(deadline, onCarrier, selfFiring);
+        return watch.awakeBy(deadline, onCarrier, BackupWatch.NO_HOLDER);
     }
 
     /**

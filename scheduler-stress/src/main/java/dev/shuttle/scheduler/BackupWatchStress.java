@@ -61,7 +61,7 @@ public class BackupWatchStress {
             }
             heap.add(timer);
             heap.unlock();
-            r.r2 = pool.timers.armed(timer.deadline(), true, 1) ? 1 : 0;
+            r.r2 = pool.timers.watch.awakeBy(timer.deadline(), true, 1) ? 1 : 0;
         }
 
         @Actor
