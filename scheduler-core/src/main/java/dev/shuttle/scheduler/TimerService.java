@@ -14,12 +14,12 @@ import java.util.function.Consumer;
  * ones from any heap. Which idle carriers sleep toward the earliest deadline, and whom an arm must wake, is the
  * {@link TimerWatch}'s part.
  *
- * <p>Arming. A virtual thread's timed park arrives on the carrier that runs it (JDK 25 calls
- * {@code ForkJoinPool.schedule} from the carrier as the thread unmounts); the timer goes straight into that
- * carrier's heap. From any other thread, a timer goes to a random carrier's inbox. Then {@link #armed} makes sure a
- * carrier will be awake for the deadline: if it is earlier than what the watcher sleeps toward, the watcher is
- * unparked to sleep less; with no watcher, an idle carrier is woken (and will become the watcher when it parks). A
- * busy carrier needs no wake-up for its own timers: it checks its heap every scheduling tick.
+ * <p>Arming. A virtual thread's timed park arrives on the carrier that runs it (JDK 25 calls {@code
+ * ForkJoinPool.schedule} from the carrier as the thread unmounts); the timer goes straight into that carrier's heap.
+ * From any other thread, a timer goes to a random carrier's inbox. Then {@link TimerWatch#awakeBy} makes sure a carrier
+ * will be awake for the deadline: if it is earlier than what the watcher sleeps toward, the watcher is unparked to
+ * sleep less; with no watcher, an idle carrier is woken (and will become the watcher when it parks). A busy carrier
+ * needs no wake-up for its own timers: it checks its heap every scheduling tick.
  *
  * <p>Firing. A carrier fires its own expired timers before picking a task; a carrier out of work fires expired
  * timers of any carrier (stealing, exactly as it steals tasks), so a carrier busy in one long virtual thread does
@@ -120,14 +120,6 @@ final class TimerService {
         VarHandle.fullFence();
         long d = heap.earliestDeadline();
         return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && watch.awakeBy(d, onCarrier, selfFiring);
-    }
-
-    /**
-     * Makes sure some carrier is awake by {@code deadline}; see the class comment. Returns whether it woke one (the
-     * watcher, or an idle carrier through {@code wakep}).
-     */
-    boolean armed(long deadline, boolean onCarrier) {
-        return watch.awakeBy(deadline, onCarrier, BackupWatch.NO_HOLDER);
     }
 
     /**
