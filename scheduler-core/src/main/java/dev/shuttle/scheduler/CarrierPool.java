@@ -11,7 +11,8 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 /**
  * The executor the JDK sees as the scheduler of Shuttle's virtual threads, and the state the carriers share: the
- * carriers, the global injection queue, the idle set and the count of searching carriers.
+ * processors, the global injection queue, the idle set, the count of searching carriers, the spare carrier threads
+ * and the monitor.
  *
  * <p>It extends {@link ForkJoinPool} for one reason: JDK 25 routes a virtual thread's timed park to
  * {@code ForkJoinPool.schedule} when the thread's scheduler is a {@code ForkJoinPool}, and to shared JDK timer
@@ -23,42 +24,60 @@ final class CarrierPool extends ForkJoinPool {
     /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
     static final int GLOBAL_FAIRNESS_TICKS = 61;
     /**
-     * Threads woken by a carrier's own timers that it runs alone while another idle carrier will be up within the
-     * backup watch's grace (see {@link #afterFiredPush}); a larger batch wakes a helper at once.
+     * Threads woken by a processor's own timers that its carrier runs alone while another idle carrier will be up
+     * within the backup watch's grace (see {@link #afterFiredPush}); a larger batch wakes a helper at once.
      */
     static final int SMALL_FIRED_BATCH = 16;
     /** The state of a task that continues no virtual thread: distinct from every VirtualThread state. */
     private static final int NOT_A_VIRTUAL_THREAD = Integer.MIN_VALUE;
+    /** Defaults of the builder's carrier options, for pools built directly (tests). */
+    static final int DEFAULT_MAX_CARRIERS = 256;
+    static final long DEFAULT_KEEP_ALIVE_NANOS = 30_000_000_000L;
 
-    final Carrier[] carriers;
+    final Processor[] processors;
     final IdleSet idle;
     /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
     final AtomicInteger searching = new AtomicInteger();
-    /** Parked carriers that wake on a short timeout to check busy carriers' runNext (see Carrier.awaitWake). */
-    final AtomicInteger runNextWatchers = new AtomicInteger();
+    /** Processors in phase BLOCKING: a waker that finds no idle processor may take one of those instead. */
+    final AtomicInteger blocking = new AtomicInteger();
     /** External submissions, yields and local-queue overflow. */
     final MpmcUnboundedXaddArrayQueue<Runnable> global = new MpmcUnboundedXaddArrayQueue<>(1024);
     final ThreadLifecycle threads;
     final TimerService timers;
     final SpinPolicy spin;
+    final SpareCarriers spares;
+    final Monitor monitor;
+    private final Carrier[] initialCarriers;
     private volatile boolean stopping;
 
-    CarrierPool(int parallelism, SpinPolicy spin, String carrierNamePrefix) {
+    /** A pool with the builder's defaults for the carrier options (no time slice). */
+    CarrierPool(int parallelism, SpinPolicy spin) {
+        this(parallelism, spin, Math.max(parallelism, DEFAULT_MAX_CARRIERS), 0, DEFAULT_KEEP_ALIVE_NANOS);
+    }
+
+    CarrierPool(int parallelism, SpinPolicy spin, int maxCarriers, long timeSliceNanos, long keepAliveNanos) {
         super(parallelism);
         this.spin = spin;
         this.idle = new IdleSet(parallelism);
         this.threads = new ThreadLifecycle();
-        this.timers = new TimerService(this);
-        this.carriers = new Carrier[parallelism];
+        this.processors = new Processor[parallelism];
         for (int i = 0; i < parallelism; i++) {
-            carriers[i] = new Carrier(this, i, carrierNamePrefix + i);
+            processors[i] = new Processor(this, i, parallelism);
         }
+        this.timers = new TimerService(this);
+        this.spares = new SpareCarriers(this, maxCarriers, keepAliveNanos);
+        this.initialCarriers = new Carrier[parallelism];
+        for (int i = 0; i < parallelism; i++) {
+            initialCarriers[i] = spares.createInitial(processors[i]);
+        }
+        this.monitor = new Monitor(this, timeSliceNanos);
     }
 
     void start() {
-        for (Carrier c : carriers) {
+        for (Carrier c : initialCarriers) {
             c.start();
         }
+        monitor.start();
     }
 
     /**
@@ -67,8 +86,9 @@ final class CarrierPool extends ForkJoinPool {
      *
      * <p>On one of our carriers the task stays local: a woken thread goes to runNext (the waker's carrier runs it
      * next), the carrier's own thread re-submitting itself goes to the tail of its queue, and a yield goes to the
-     * global queue, behind all other runnable work (Go's {@code Gosched}). From any other thread the task goes to
-     * the global queue. Either way {@link #wakep()} then makes sure some carrier will look.
+     * global queue, behind all other runnable work (Go's {@code Gosched}). From any other thread, or a carrier that
+     * lost its processor, the task goes to the global queue. Either way {@link #wakep()} then makes sure some carrier
+     * will look.
      */
     @Override
     public void execute(Runnable task) {
@@ -81,16 +101,16 @@ final class CarrierPool extends ForkJoinPool {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
         }
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        if (carrier instanceof Carrier c && c.pool == this) {
-            if (state == JdkVirtualThreads.YIELDED) {
-                global.offer(task);
-                wakep();
-            } else if (c.isBetweenTasks()) {
+        Processor proc;
+        if (carrier instanceof Carrier c && c.pool == this && (proc = c.p) != null
+                && state != JdkVirtualThreads.YIELDED) {
+            if (c.isBetweenTasks()) {
                 // Timers fired by the carrier loop: FIFO, so a batch runs in deadline order (runNext would run it
                 // backwards). The carrier takes the first next; others are woken only for what lies beyond it.
-                afterFiredPush(c, c.pushTail(task));
+                proc.runQueue.offerOrOverflow(task);
+                afterFiredPush(proc, proc.runQueue.size());
             } else {
-                afterLocalPush(c.pushLocal(task));
+                afterLocalPush(c.pushLocal(proc, task));
             }
         } else {
             global.offer(task);
@@ -99,27 +119,27 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     /**
-     * Wakes a helper for threads that {@code c}'s own timers woke and queued on it ({@code queued} tasks now), beyond
-     * the one it runs next. Not for a small batch while another idle carrier, the timer watcher or the {@link
-     * BackupWatch}, will be up within the backup's grace anyway and carriers come back from timers quickly ({@code
-     * TimerWatch.coveredWithoutWake}): waking a parked carrier costs more than running a few
-     * short threads (a batch of ten 1 ms sleepers is about 25 us of work, over before the woken carrier runs), and if
-     * one of them runs long that carrier wakes within the grace and takes what is queued behind it. The tasks were
-     * queued before the watch and the backup are read; a carrier giving up either role looks at the queues after
+     * Wakes a helper for threads that {@code proc}'s own timers woke and queued on it ({@code queued} tasks now),
+     * beyond the one its carrier runs next. Not for a small batch while another idle carrier, the timer watcher or
+     * the {@link BackupWatch}, will be up within the backup's grace anyway and carriers come back from timers quickly
+     * ({@code TimerWatch.coveredWithoutWake}): waking a parked carrier costs more than running a few short threads,
+     * and if one of them runs long that carrier wakes within the grace and takes what is queued behind it. The tasks
+     * were queued before the watch and the backup are read; a carrier giving up either role looks at the queues after
      * ({@code BackupWatchStress}). Returns whether it woke a carrier.
      */
-    boolean afterFiredPush(Carrier c, int queued) {
+    boolean afterFiredPush(Processor proc, int queued) {
         return queued > 1 && (queued > SMALL_FIRED_BATCH
-                || !timers.watch.coveredWithoutWake(System.nanoTime(), c.index)) && wakep();
+                || !timers.watch.coveredWithoutWake(System.nanoTime(), proc.index)) && wakep();
     }
 
     /**
-     * Wakes a searcher for work just queued on a carrier, unless it only went into runNext while a parked carrier
-     * watches runNext slots (it will look within its grace period). The push wrote runNext before this reads the
-     * watcher count; see {@code Carrier.keepWatchingRunNextIfNeeded} for the other side.
+     * Wakes a searcher for work just queued from a task, unless it only went into runNext while the monitor watches
+     * runNext slots: the current task usually parks soon and its carrier runs the woken thread next; if it does not,
+     * the monitor sees the processor's tick stand still and has the runNext stolen. The push wrote runNext before
+     * this reads the flag; see {@code Monitor.watchRunNext} for the other side ({@code RunNextWatchStress}).
      */
     void afterLocalPush(boolean onlyRunNext) {
-        if (!onlyRunNext || runNextWatchers.get() == 0) {
+        if (!onlyRunNext || !monitor.watchesRunNext()) {
             wakep();
         }
     }
@@ -127,7 +147,8 @@ final class CarrierPool extends ForkJoinPool {
     /**
      * A virtual thread's timed park (sleep, parkNanos, timed wait, join, poll or get): JDK 25 calls this on the
      * carrier, as the thread unmounts, when the thread's scheduler is a {@link ForkJoinPool}. The timeout goes into
-     * that carrier's timer heap; the JDK cancels the returned future from any thread when the park ends early.
+     * that carrier's processor's timer heap; the JDK cancels the returned future from any thread when the park ends
+     * early.
      */
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
@@ -138,7 +159,8 @@ final class CarrierPool extends ForkJoinPool {
      * Go's {@code wakep}: wakes one idle carrier into the searching state, unless a carrier is already searching
      * (it will find the work, or re-check before it parks) or none is idle (every carrier will look at the queues
      * before it parks). The searching count is raised on the woken carrier's behalf before it is unparked, so two
-     * submitters never both wake one. Returns whether it woke a carrier.
+     * submitters never both wake one. Returns whether it woke a carrier. With no idle processor but one whose carrier
+     * sits in a marked blocking call, that processor goes to another carrier thread instead (Go's {@code handoffp}).
      *
      * <p>The raised count is a promise that a carrier will search, so a waker that then finds no idle bit (the carrier
      * it counted on cleared its own bit, up for a timer) has broken it: submitters that saw the count skipped waking
@@ -146,18 +168,21 @@ final class CarrierPool extends ForkJoinPool {
      * with {@code sched.lock} around both the idle list and this look; here the waker lowers the count and then
      * looks at the queues and the timer heaps, as a parking carrier does: a submitter or arming thread that read the
      * raised count had queued its work or published its timer before, so the look sees it, and the waker tries again
-     * (PhantomSearcherStress; before this a lost wake-up that left both carriers asleep beside a queued virtual
-     * thread, or asleep without a timeout beside a pending timer).
+     * (PhantomSearcherStress).
      */
     boolean wakep() {
         for (;;) {
-            if (idle.count() == 0 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
+            if (idle.count() == 0) {
+                return blocking.get() > 0 && retakeBlocked();
+            }
+            if (searching.get() != 0 || !searching.compareAndSet(0, 1)) {
                 return false;
             }
-            int i = idle.pollAny(ThreadLocalRandom.current().nextInt(carriers.length));
+            int i = idle.pollAny(ThreadLocalRandom.current().nextInt(processors.length));
             // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
             if (i >= 0) {
-                carriers[i].unparkSearching();
+                processors[i].unparkHolder();
+                monitor.processorBusy();
                 return true;
             }
             searching.decrementAndGet();
@@ -167,18 +192,111 @@ final class CarrierPool extends ForkJoinPool {
         }
     }
 
+    /** Wakes {@code proc}'s carrier into the searching state if {@code proc} is idle. */
+    void wakeIfIdle(Processor proc) {
+        if (idle.tryRemove(proc.index)) {
+            searching.incrementAndGet();
+            proc.unparkHolder();
+            monitor.processorBusy();
+        }
+    }
+
+    /** The monitor's rescue: wakes an idle carrier into the searching state whatever the searching count says. */
+    void wakeAny() {
+        int i = idle.pollAny(0);
+        if (i >= 0) {
+            searching.incrementAndGet();
+            processors[i].unparkHolder();
+            monitor.processorBusy();
+        }
+    }
+
     /**
-     * Whether any task is queued: global queue, or any carrier's run queue or runNext. O(parallelism), paid only by a
-     * waker that found no idle bit. Unlike a parking carrier's look ({@code Carrier.workInSight}) it counts busy
-     * carriers' runNext: a runNext hand-off relies on {@code wakep} too, while a parking carrier must not stay up for
-     * a runNext that its busy owner will run (the runNext watch covers a stuck owner).
+     * Go's {@code entersyscall} for a call the JDK marks as blocking: moves {@code proc} to phase BLOCKING, and hands
+     * it to another carrier thread at once if work waits for it. Returns false if {@code proc} is no longer
+     * {@code self}'s.
      */
-    private boolean hasQueuedWork() {
+    boolean enterBlocking(Processor proc, Carrier self) {
+        if (!proc.enterBlocking(self)) {
+            return false;
+        }
+        blocking.incrementAndGet();
+        if (proc.hasWaitingWork(System.nanoTime()) || (idle.count() == 0 && hasGlobalWork())) {
+            retake(proc, Processor.word(self, Processor.BLOCKING));
+        }
+        return true;
+    }
+
+    /** Go's {@code exitsyscall}: takes {@code proc} back if nobody took it; returns false if it was taken. */
+    boolean exitBlocking(Processor proc, Carrier self) {
+        if (!proc.exitBlocking(self)) {
+            return false;
+        }
+        blocking.decrementAndGet();
+        return true;
+    }
+
+    /**
+     * Moves {@code proc}, seen in {@code state} (its carrier in a task or a marked blocking call), to another carrier
+     * thread. Returns whether it did.
+     */
+    boolean retake(Processor proc, long state) {
+        if (!spares.handOff(proc, state)) {
+            return false;
+        }
+        if (Processor.phaseOf(state) == Processor.BLOCKING) {
+            blocking.decrementAndGet();
+        }
+        return true;
+    }
+
+    private boolean retakeBlocked() {
+        for (Processor proc : processors) {
+            long state = proc.state();
+            if (Processor.phaseOf(state) == Processor.BLOCKING && retake(proc, state)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A carrier learned, after its task, that {@code proc} went to another carrier meanwhile. Timers it armed on
+     * {@code proc}'s heap from its own thread skipped the due-timer check, counting on firing them before its next
+     * task ({@code TimerService.arm}); the new holder may have passed over them while the heap was locked, so look
+     * once more, as a lock holder releasing does. The failed CAS that told of the loss ordered this look after the
+     * unlock.
+     */
+    void lostProcessor(Processor proc) {
+        timers.recheckDue(proc.timers);
+    }
+
+    /**
+     * Whether any task is queued: global queue, or any processor's run queue or runNext. O(parallelism), paid only by
+     * a waker that found no idle bit, and by the monitor. Unlike a parking carrier's look ({@code
+     * Carrier.workInSight}) it counts busy processors' runNext: a runNext hand-off relies on {@code wakep} too,
+     * while a parking carrier must not stay up for a runNext that its busy owner will run (the monitor covers a stuck
+     * owner).
+     */
+    boolean hasQueuedWork() {
         if (hasGlobalWork()) {
             return true;
         }
-        for (Carrier c : carriers) {
-            if (c.runQueue.hasStealableWork() || c.runQueue.hasRunNext()) {
+        for (Processor proc : processors) {
+            if (!proc.runQueue.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a task is queued where an idle carrier would look: the global queue or a run queue (not runNext). */
+    boolean hasStealableWork() {
+        if (hasGlobalWork()) {
+            return true;
+        }
+        for (Processor proc : processors) {
+            if (proc.runQueue.hasStealableWork()) {
                 return true;
             }
         }
@@ -193,24 +311,25 @@ final class CarrierPool extends ForkJoinPool {
         return stopping;
     }
 
-    /** Ends the carriers; called once every virtual thread has finished. */
+    /** Ends the carriers and the monitor; called once every virtual thread has finished. */
     void stop() {
         stopping = true;
-        for (Carrier c : carriers) {
-            c.unparkToStop();
+        for (Processor proc : processors) {
+            proc.unparkHolder();
         }
+        spares.stop();
+        monitor.stop();
     }
 
     void joinCarriers() throws InterruptedException {
-        for (Carrier c : carriers) {
-            c.join();
-        }
+        spares.joinAll();
+        monitor.join();
     }
 
     @Override
     public String toString() {
-        return "ShuttleScheduler[parallelism=" + carriers.length + ", idle=" + idle.count()
-                + ", searching=" + searching.get() + ", global=" + global.size() + ", threads=" + threads.liveCount()
-                + (stopping ? ", stopped" : "") + "]";
+        return "ShuttleScheduler[parallelism=" + processors.length + ", carriers=" + spares.carrierThreads()
+                + ", idle=" + idle.count() + ", searching=" + searching.get() + ", global=" + global.size()
+                + ", threads=" + threads.liveCount() + (stopping ? ", stopped" : "") + "]";
     }
 }

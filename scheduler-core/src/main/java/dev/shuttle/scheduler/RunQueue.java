@@ -8,8 +8,10 @@ import org.jctools.queues.MpscArrayQueue;
 /**
  * A carrier's run queue: a bounded JCTools {@link MpscArrayQueue} plus Go's one-task {@code runnext} slot.
  *
- * <p>Producers: only the owning carrier pushes (external work goes to the pool's injection queue), but the queue is
- * MPSC so that a thief can move a batch into its own queue with the owner's producer path untouched. Consumers: the
+ * <p>Producers: the processor's holder, a thief moving a batch into its own queue, and a carrier that lost this
+ * processor while its virtual thread ran and still wakes threads from it ({@link Processor}); hence a
+ * multi-producer queue. Nobody may assume free room stays free, so every offer has the pool's global queue behind it
+ * as the overflow. Consumers: the
  * owner, and thieves. An MPSC queue has one consumer at a time, so consumption is guarded by a consumer flag taken
  * with a CAS: the owner holds it for one poll, a thief for one batch. The flag costs the owner one uncontended CAS
  * per task; JCTools' MPMC queue would cost the same CAS on its consumer index and could not take a batch at once.
@@ -35,19 +37,34 @@ final class RunQueue {
     }
 
     private final MpscArrayQueue<Runnable> queue = new MpscArrayQueue<>(CAPACITY);
+    private final MessagePassingQueue<Runnable> overflow;
     @SuppressWarnings("unused") // accessed through RUN_NEXT
     private volatile Runnable runNext;
     @SuppressWarnings("unused") // accessed through CONSUMER
     private volatile int consumer;
-    /** The thief's sink while it holds a victim's consumer flag: it offers into this queue. */
-    private final MessagePassingQueue.Consumer<Runnable> intoThis = queue::offer;
+    /**
+     * The thief's sink while it holds a victim's consumer flag: it offers into this queue, and to the overflow if a
+     * carrier that lost this processor filled it meanwhile (a drain ignores a failed offer: the task would be lost).
+     */
+    private final MessagePassingQueue.Consumer<Runnable> intoThis = this::offerOrOverflow;
 
-    /** Owner: appends at the tail; false when full. */
+    RunQueue(MessagePassingQueue<Runnable> overflow) {
+        this.overflow = overflow;
+    }
+
+    /** Appends at the tail; false when full. */
     boolean offer(Runnable task) {
         return queue.offer(task);
     }
 
-    /** Owner: puts {@code task} in runNext and returns the task it displaced, or null. */
+    /** Appends at the tail, or at the overflow queue when full. */
+    void offerOrOverflow(Runnable task) {
+        if (!queue.offer(task)) {
+            overflow.offer(task);
+        }
+    }
+
+    /** Puts {@code task} in runNext and returns the task it displaced, or null. */
     Runnable putRunNext(Runnable task) {
         return (Runnable) RUN_NEXT.getAndSet(this, task);
     }
@@ -83,8 +100,6 @@ final class RunQueue {
         try {
             Runnable first = queue.poll();
             if (first != null) {
-                // Only the thief produces into its own queue, so its free space cannot shrink under us and the
-                // drain never offers into a full queue (an offer that failed inside drain would drop the task).
                 int half = Math.min(queue.size() / 2, CAPACITY - into.queue.size());
                 if (half > 0) {
                     queue.drain(into.intoThis, half);

@@ -1,6 +1,7 @@
 package dev.shuttle.scheduler;
 
 import dev.shuttle.timers.Timer;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
@@ -22,8 +23,14 @@ import java.util.concurrent.TimeUnit;
  * }
  * }</pre>
  *
- * <p>Carriers are daemon platform threads named {@code shuttle-carrier-0} to {@code shuttle-carrier-(n-1)}; a
- * mounted virtual thread prints as {@code VirtualThread[#id]/runnable@shuttle-carrier-0}. Virtual threads created
+ * <p>Carriers are daemon platform threads named {@code shuttle-carrier-N}; a mounted virtual thread prints as
+ * {@code VirtualThread[#id]/runnable@shuttle-carrier-0}. There are {@code parallelism} processors (the right to run
+ * virtual threads) and normally one carrier thread per processor. When a carrier blocks in the kernel (a read, a
+ * native call, class initialisation, a call the JDK marks as blocking) while work waits, its processor moves to
+ * another carrier thread, created if needed up to {@link Builder#maxCarriers}; spare carrier threads end after
+ * {@link Builder#keepAlive} unused. So a virtual thread never waits behind a blocked carrier while the cap allows.
+ * Between a blocked carrier's return and its virtual thread's next unmount, more carriers than processors run
+ * virtual threads, as with the JDK's own compensation. Virtual threads created
  * by a Shuttle virtual thread without an explicit scheduler (plain {@code Thread.ofVirtual()}) run on Shuttle too.
  *
  * <p>Shuttle reaches the JDK's virtual-thread builder through {@code java.lang} internals: the JVM must run with
@@ -40,7 +47,14 @@ public final class ShuttleScheduler implements AutoCloseable {
     private final CarrierPool pool;
 
     private ShuttleScheduler(Builder builder) {
-        this.pool = new CarrierPool(builder.parallelism, SpinPolicy.DEFAULT, "shuttle-carrier-");
+        int maxCarriers = builder.maxCarriers < 0 ? Math.max(builder.parallelism, Builder.DEFAULT_MAX_CARRIERS)
+                : builder.maxCarriers;
+        if (maxCarriers < builder.parallelism) {
+            throw new IllegalArgumentException("maxCarriers (" + maxCarriers + ") must be at least parallelism ("
+                    + builder.parallelism + ")");
+        }
+        this.pool = new CarrierPool(builder.parallelism, SpinPolicy.DEFAULT, maxCarriers,
+                builder.timeSlice == null ? 0 : builder.timeSlice.toNanos(), builder.keepAlive.toNanos());
         pool.start();
     }
 
@@ -132,9 +146,17 @@ public final class ShuttleScheduler implements AutoCloseable {
         return timer;
     }
 
-    /** The number of carriers. */
+    /** The number of processors: how many virtual threads run at once, blocked carriers aside. */
     public int parallelism() {
-        return pool.carriers.length;
+        return pool.processors.length;
+    }
+
+    /**
+     * Carrier threads alive now: one per processor, plus those created to take a blocked carrier's processor and not
+     * yet ended (spares end after {@link Builder#keepAlive} unused). Never more than {@link Builder#maxCarriers}.
+     */
+    public int carrierThreads() {
+        return pool.spares.carrierThreads();
     }
 
     /**
@@ -203,7 +225,15 @@ public final class ShuttleScheduler implements AutoCloseable {
 
     /** Configures a {@link ShuttleScheduler}. */
     public static final class Builder {
-        private int parallelism = Runtime.getRuntime().availableProcessors();
+        /** The JDK's default {@code maxPoolSize} for its virtual-thread scheduler. */
+        public static final int DEFAULT_MAX_CARRIERS = CarrierPool.DEFAULT_MAX_CARRIERS;
+        /** The shortest time slice accepted: shorter ones would hand processors around faster than threads wake. */
+        public static final Duration MIN_TIME_SLICE = Duration.ofMillis(1);
+
+        private int parallelism = Math.min(Runtime.getRuntime().availableProcessors(), MAX_PARALLELISM);
+        private int maxCarriers = -1;
+        private Duration timeSlice;
+        private Duration keepAlive = Duration.ofNanos(CarrierPool.DEFAULT_KEEP_ALIVE_NANOS);
 
         private Builder() {
         }
@@ -222,7 +252,60 @@ public final class ShuttleScheduler implements AutoCloseable {
             return this;
         }
 
-        /** Starts the carriers and returns the scheduler. */
+        /**
+         * The most carrier threads alive at once, blocked ones included, from {@code parallelism} to {@value
+         * #MAX_PARALLELISM}; default {@value #DEFAULT_MAX_CARRIERS} (or {@code parallelism} if larger). At the cap,
+         * work waits for a blocked carrier to return, and one WARNING is logged to {@code dev.shuttle.scheduler}.
+         *
+         * @throws IllegalArgumentException naming the value, if it is out of range ({@link #build()} checks it
+         *     against {@code parallelism})
+         */
+        public Builder maxCarriers(int maxCarriers) {
+            if (maxCarriers < 1 || maxCarriers > MAX_PARALLELISM) {
+                throw new IllegalArgumentException("maxCarriers must be between 1 and " + MAX_PARALLELISM
+                        + ", was " + maxCarriers);
+            }
+            this.maxCarriers = maxCarriers;
+            return this;
+        }
+
+        /**
+         * Off by default. When set, a processor whose carrier has run one virtual thread longer than this while other
+         * work waits goes to another carrier thread, so the operating system shares the cores between the long
+         * computation and the rest (the JDK cannot preempt a virtual thread). At least {@link #MIN_TIME_SLICE};
+         * {@code null} turns it off.
+         *
+         * @throws IllegalArgumentException naming the value, if it is shorter than {@link #MIN_TIME_SLICE}
+         */
+        public Builder timeSlice(Duration timeSlice) {
+            if (timeSlice != null && timeSlice.compareTo(MIN_TIME_SLICE) < 0) {
+                throw new IllegalArgumentException("timeSlice must be at least " + MIN_TIME_SLICE + ", was "
+                        + timeSlice);
+            }
+            this.timeSlice = timeSlice;
+            return this;
+        }
+
+        /**
+         * How long a spare carrier thread waits unused before it ends; default 30 seconds, as the JDK's scheduler.
+         *
+         * @throws IllegalArgumentException naming the value, if it is not positive
+         * @throws NullPointerException if {@code keepAlive} is null
+         */
+        public Builder keepAlive(Duration keepAlive) {
+            Objects.requireNonNull(keepAlive, "keepAlive");
+            if (keepAlive.isNegative() || keepAlive.isZero()) {
+                throw new IllegalArgumentException("keepAlive must be positive, was " + keepAlive);
+            }
+            this.keepAlive = keepAlive;
+            return this;
+        }
+
+        /**
+         * Starts the carriers and the monitor and returns the scheduler.
+         *
+         * @throws IllegalArgumentException if {@code maxCarriers} was set below {@code parallelism}
+         */
         public ShuttleScheduler build() {
             return new ShuttleScheduler(this);
         }

@@ -2,6 +2,7 @@ package dev.shuttle.scheduler;
 
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -31,6 +32,8 @@ final class SystemScheduler {
     /** The OpenJDK loom prototype's property, reused so that the command line carries over. */
     static final String IMPL_CLASS_PROPERTY = "jdk.virtualThreadScheduler.implClass";
     static final String PARALLELISM_PROPERTY = "shuttle.parallelism";
+    static final String MAX_CARRIERS_PROPERTY = "shuttle.maxCarriers";
+    static final String TIME_SLICE_PROPERTY = "shuttle.timeSlice";
 
     private static volatile ShuttleScheduler installed;
 
@@ -64,6 +67,10 @@ final class SystemScheduler {
             return "shuttle: java.base cannot be modified by agents in this JVM, so java.lang cannot be opened to Shuttle";
         }
         inst.redefineModule(javaBase, Set.of(), Map.of(), Map.of("java.lang", Set.of(shuttle)), Set.of(), Map.of());
+        String hooks = CarrierHooksTransformer.install(inst);
+        if (hooks != null) {
+            return "shuttle: " + hooks;
+        }
 
         String implClass = System.getProperty(IMPL_CLASS_PROPERTY);
         if (implClass == null) {
@@ -79,6 +86,22 @@ final class SystemScheduler {
             parallelism = parseParallelism(parallelismText);
         } catch (IllegalArgumentException e) {
             return "shuttle: -D" + PARALLELISM_PROPERTY + "=" + parallelismText + ": " + e.getMessage();
+        }
+
+        String maxCarriersText = System.getProperty(MAX_CARRIERS_PROPERTY);
+        int maxCarriers;
+        try {
+            maxCarriers = maxCarriersText == null ? Math.max(parallelism, ShuttleScheduler.Builder.DEFAULT_MAX_CARRIERS)
+                    : parseMaxCarriers(maxCarriersText, parallelism);
+        } catch (IllegalArgumentException e) {
+            return "shuttle: -D" + MAX_CARRIERS_PROPERTY + "=" + maxCarriersText + ": " + e.getMessage();
+        }
+        String timeSliceText = System.getProperty(TIME_SLICE_PROPERTY);
+        Duration timeSlice;
+        try {
+            timeSlice = timeSliceText == null ? null : parseTimeSlice(timeSliceText);
+        } catch (IllegalArgumentException e) {
+            return "shuttle: -D" + TIME_SLICE_PROPERTY + "=" + timeSliceText + ": " + e.getMessage();
         }
 
         ThreadBuildersTransformer transformer = new ThreadBuildersTransformer();
@@ -102,7 +125,8 @@ final class SystemScheduler {
             inst.removeTransformer(transformer);
         }
 
-        ShuttleScheduler scheduler = ShuttleScheduler.builder().parallelism(parallelism).build();
+        ShuttleScheduler scheduler = ShuttleScheduler.builder().parallelism(parallelism).maxCarriers(maxCarriers)
+                .timeSlice(timeSlice).build();
         installed = scheduler;
         try {
             defaultScheduler.setAccessible(true);
@@ -114,6 +138,55 @@ final class SystemScheduler {
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
         }
         return null;
+    }
+
+    /**
+     * {@value #MAX_CARRIERS_PROPERTY}: from {@code parallelism} to {@value ShuttleScheduler#MAX_PARALLELISM}.
+     *
+     * @throws IllegalArgumentException with a message saying what is wrong
+     */
+    static int parseMaxCarriers(String text, int parallelism) {
+        String range = "an integer from the parallelism (" + parallelism + ") to " + ShuttleScheduler.MAX_PARALLELISM;
+        long value;
+        try {
+            value = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number; expected " + range);
+        }
+        if (value < parallelism || value > ShuttleScheduler.MAX_PARALLELISM) {
+            throw new IllegalArgumentException("out of range; expected " + range);
+        }
+        return (int) value;
+    }
+
+    /**
+     * {@value #TIME_SLICE_PROPERTY}: a whole number with the unit {@code ms} or {@code s} ({@code 10ms}), at least
+     * {@link ShuttleScheduler.Builder#MIN_TIME_SLICE}; {@code off} turns it off.
+     *
+     * @throws IllegalArgumentException with a message saying what is wrong
+     */
+    static Duration parseTimeSlice(String text) {
+        String t = text.trim();
+        if (t.equals("off")) {
+            return null;
+        }
+        String expected = "expected a duration such as 10ms or 1s (at least "
+                + ShuttleScheduler.Builder.MIN_TIME_SLICE.toMillis() + "ms), or off";
+        int unitAt = t.endsWith("ms") ? t.length() - 2 : t.endsWith("s") ? t.length() - 1 : -1;
+        if (unitAt <= 0) {
+            throw new IllegalArgumentException("no unit; " + expected);
+        }
+        long amount;
+        try {
+            amount = Long.parseLong(t.substring(0, unitAt));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("not a number; " + expected);
+        }
+        Duration d = t.endsWith("ms") ? Duration.ofMillis(amount) : Duration.ofSeconds(amount);
+        if (d.compareTo(ShuttleScheduler.Builder.MIN_TIME_SLICE) < 0) {
+            throw new IllegalArgumentException("too short; " + expected);
+        }
+        return d;
     }
 
     /** Null if {@code name} is a scheduler the agent can install, else why not. */

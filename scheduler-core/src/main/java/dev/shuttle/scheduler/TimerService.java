@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * The carriers' timers: each carrier owns a {@link TimerHeap}; this class arms timers into them and fires expired
+ * The carriers' timers: each processor owns a {@link TimerHeap}; this class arms timers into them and fires expired
  * ones from any heap. Which idle carriers sleep toward the earliest deadline, and whom an arm must wake, is the
  * {@link TimerWatch}'s part.
  *
@@ -68,11 +68,12 @@ final class TimerService {
     /** Arms {@code timer} and makes sure a carrier will be awake for it; returns whether that woke a carrier. */
     boolean arm(Timer timer) {
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        boolean onCarrier = carrier instanceof Carrier c && c.pool == pool;
+        Processor proc = carrier instanceof Carrier c && c.pool == pool ? c.p : null;
+        boolean onCarrier = proc != null;
         boolean woke = false;
         int selfFiring = BackupWatch.NO_HOLDER;
         if (onCarrier) {
-            TimerHeap heap = ((Carrier) carrier).timers;
+            TimerHeap heap = proc.timers;
             if (heap.tryLock()) {
                 try {
                     heap.add(timer);
@@ -82,9 +83,11 @@ final class TimerService {
                         // the carrier is between tasks and fires its own due timers before it picks the next one
                         // (or, its queue nearly full, keeps other carriers awake with that queued work), so the due
                         // timers idle carriers passed over while we held the lock need no wake-up, and the fence and
-                        // clock read of release() are saved on every timed park.
+                        // clock read of release() are saved on every timed park. Should the processor have gone to
+                        // another carrier meanwhile, this carrier learns it after the task and looks then
+                        // (CarrierPool.lostProcessor).
                         heap.unlock();
-                        selfFiring = ((Carrier) carrier).index;
+                        selfFiring = proc.index;
                     } else {
                         woke = release(heap, true);
                     }
@@ -93,7 +96,7 @@ final class TimerService {
                 heap.arm(timer);
             }
         } else {
-            Carrier[] all = pool.carriers;
+            Processor[] all = pool.processors;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
         return watch.awakeBy(timer.deadline(), onCarrier, selfFiring) || woke;
@@ -118,6 +121,18 @@ final class TimerService {
     private boolean release(TimerHeap heap, boolean onCarrier, int selfFiring) {
         heap.unlock();
         VarHandle.fullFence();
+        return wakeForDue(heap, onCarrier, selfFiring);
+    }
+
+    /**
+     * The look of {@link #release} without the unlock, for a heap whose lock this carrier released earlier without
+     * looking, from a processor it has since lost; the caller's failed CAS fenced the unlock off from this look.
+     */
+    boolean recheckDue(TimerHeap heap) {
+        return wakeForDue(heap, false, BackupWatch.NO_HOLDER);
+    }
+
+    private boolean wakeForDue(TimerHeap heap, boolean onCarrier, int selfFiring) {
         long d = heap.earliestDeadline();
         return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && watch.awakeBy(d, onCarrier, selfFiring);
     }
@@ -132,7 +147,7 @@ final class TimerService {
      */
     long earliest(long now) {
         long min = TimerHeap.NONE;
-        for (Carrier c : pool.carriers) {
+        for (Processor c : pool.processors) {
             TimerHeap heap = c.timers;
             long d = heap.earliestDeadline();
             if (d != TimerHeap.NONE && d - now <= 0 && heap.isLocked()) {
@@ -146,7 +161,7 @@ final class TimerService {
     }
 
     /** Owner: fires this carrier's expired timers, if any; cheap when none is due or the run queue is nearly full. */
-    int fireOwn(Carrier self) {
+    int fireOwn(Processor self) {
         long due = self.timers.earliestDeadline();
         int room;
         if (due == TimerHeap.NONE || (room = room(self)) < OWN_FIRE_MIN_ROOM) {
@@ -157,10 +172,10 @@ final class TimerService {
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
-    int fireAnyExpired(Carrier self) {
+    int fireAnyExpired(Processor self) {
         long now = System.nanoTime();
         int fired = 0;
-        for (Carrier c : pool.carriers) {
+        for (Processor c : pool.processors) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
                 fired += fire(self, c.timers, now, room(self));
@@ -175,12 +190,12 @@ final class TimerService {
      * carrier serves only every 61st tick, so they would wait behind threads whose timers fired later. Unfired
      * expired timers stay in the heap, which keeps them in deadline order, and fire as the queue drains.
      */
-    private static int room(Carrier self) {
+    private static int room(Processor self) {
         return Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
     }
 
     /** {@code self} fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. */
-    private int fire(Carrier self, TimerHeap heap, long now, int room) {
+    private int fire(Processor self, TimerHeap heap, long now, int room) {
         if (room <= 0 || !heap.tryLock()) {
             return 0;
         }
@@ -193,7 +208,7 @@ final class TimerService {
 
     /** Whether any heap holds a timer (an inbox arm included); no clock read. O(parallelism). */
     boolean anyPending() {
-        for (Carrier c : pool.carriers) {
+        for (Processor c : pool.processors) {
             if (c.timers.earliestDeadline() != TimerHeap.NONE) {
                 return true;
             }
@@ -222,7 +237,7 @@ final class TimerService {
      */
     int cancelPendingStarts() {
         int cancelled = 0;
-        for (Carrier c : pool.carriers) {
+        for (Processor c : pool.processors) {
             TimerHeap heap = c.timers;
             while (!heap.tryLock()) {
                 Thread.onSpinWait();

@@ -77,7 +77,7 @@ final class TimerWatch {
         }
         int w = watcher;
         if (w != NO_WATCHER) {
-            LockSupport.unpark(pool.carriers[w]);
+            pool.processors[w].unparkHolder();
             return true;
         }
         if (!onCarrier || pool.idle.count() > 0) {
@@ -90,31 +90,25 @@ final class TimerWatch {
      * An idle carrier's sleep. With no timer pending it parks until unparked. Otherwise it tries to become the
      * watcher and parks until the earliest deadline, less its {@link ParkOvershoot} lead, then spins to the deadline;
      * if another carrier watches an earlier or equal deadline it sleeps as the {@link BackupWatch} if nobody holds
-     * that, else without timeout. {@code maxNanos}, when positive, caps the sleep either way. Returns when unparked or
-     * when its time passed, telling whether it held the watch or the backup; the caller re-checks its idle bit.
+     * that, else without timeout. Returns when unparked or when its time passed, telling whether it held the watch
+     * or the backup; the caller re-checks its idle bit.
      */
-    boolean sleep(Carrier self, long maxNanos) {
+    boolean sleep(Processor self) {
         long until = watchDeadline(self);
         if (until == TimerHeap.NONE) {
-            return sleepAsBackup(self, maxNanos);
+            return sleepAsBackup(self);
         }
         try {
             long now = System.nanoTime();
             long delay = until - self.parkOvershoot.lead() - now;
-            boolean capped = maxNanos > 0 && delay > maxNanos;
-            if (capped) {
-                delay = maxNanos;
-            }
             if (delay > 0) {
                 LockSupport.parkNanos(pool, delay);
                 long overshoot = System.nanoTime() - (now + delay);
-                if (!capped && overshoot >= 0) {
+                if (overshoot >= 0) {
                     self.parkOvershoot.record(overshoot);
                 }
             }
-            if (!capped) {
-                spinToDeadline(self, until);
-            }
+            spinToDeadline(self, until);
         } finally {
             stopWatching(self.index);
         }
@@ -123,27 +117,20 @@ final class TimerWatch {
 
     /**
      * Sleep for an idle carrier that does not watch: as the {@link BackupWatch} when timers are pending and nobody
-     * else holds it, until the earliest deadline plus the grace; otherwise until unparked ({@code maxNanos}, when
-     * positive, caps either). Returns whether it held the backup. Giving the backup up comes before the caller's look
-     * at the heaps and queues (the next {@link #sleep} or {@code Carrier.awaitWake}'s check): work published by a
-     * thread that counted on the backup, and so woke nobody, is seen there.
+     * else holds it, until the earliest deadline plus the grace; otherwise until unparked. Returns whether it held
+     * the backup. Giving the backup up comes before the caller's look at the heaps and queues (the next {@link
+     * #sleep} or {@code Carrier.awaitWake}'s check): work published by a thread that counted on the backup, and so
+     * woke nobody, is seen there.
      */
-    private boolean sleepAsBackup(Carrier self, long maxNanos) {
+    private boolean sleepAsBackup(Processor self) {
         long at = backupDeadline(self);
         if (at == TimerHeap.NONE) {
-            if (maxNanos > 0) {
-                LockSupport.parkNanos(pool, maxNanos);
-            } else {
-                LockSupport.park(pool);
-            }
+            LockSupport.park(pool);
             return false;
         }
         int how = BackupWatch.WOKEN_EARLY;
         try {
             long delay = at - System.nanoTime();
-            if (maxNanos > 0 && delay > maxNanos) {
-                delay = maxNanos;
-            }
             if (delay > 0) {
                 LockSupport.parkNanos(pool, delay);
             }
@@ -170,7 +157,7 @@ final class TimerWatch {
      * The non-blocking half of {@link #sleepAsBackup}: claims the backup if a timer is pending and nobody holds it,
      * returning the time to sleep until, else {@link TimerHeap#NONE}.
      */
-    long backupDeadline(Carrier self) {
+    long backupDeadline(Processor self) {
         long now = System.nanoTime();
         long earliest = timers.earliest(now);
         return earliest == TimerHeap.NONE ? TimerHeap.NONE : backup.claim(self.index, earliest, now);
@@ -212,7 +199,7 @@ final class TimerWatch {
      * {@link ParkOvershoot#MAX_LEAD_NANOS} before it, and returns at once when a timer is due, a waker cleared our
      * idle bit, or the pool stops. A park that an unpark ended early, far from the deadline, spins not at all.
      */
-    private void spinToDeadline(Carrier self, long until) {
+    private void spinToDeadline(Processor self, long until) {
         IdleSet idle = pool.idle;
         long now;
         while ((now = System.nanoTime()) - until < 0 && until - now <= ParkOvershoot.MAX_LEAD_NANOS
@@ -230,7 +217,7 @@ final class TimerWatch {
      * the published value was published before this read). Returns the deadline to sleep toward, or
      * {@link TimerHeap#NONE} when this carrier does not watch.
      */
-    long watchDeadline(Carrier self) {
+    long watchDeadline(Processor self) {
         long until = timers.earliest(System.nanoTime());
         if (until == TimerHeap.NONE || !becomeWatcher(self.index, until)) {
             return TimerHeap.NONE;
@@ -255,7 +242,7 @@ final class TimerWatch {
         if (TimerHeap.isEarlier(until, watchUntil)) {
             // The watcher sleeps too long for this deadline (it parked before the timer was armed and the arming
             // thread's unpark is still on its way, or was absorbed): nudge it to re-compute.
-            LockSupport.unpark(pool.carriers[w]);
+            pool.processors[w].unparkHolder();
         }
         return false;
     }
@@ -275,7 +262,7 @@ final class TimerWatch {
      * gave its role up before this look; a carrier that gives up its role after it re-reads the watch and the heaps
      * before sleeping again, and hands off itself if it gets up. Returns the carrier unparked, or -1.
      */
-    int handOffWatch(Carrier leaving) {
+    int handOffWatch(Processor leaving) {
         long earliest = timers.earliest(System.nanoTime());
         if (earliest == TimerHeap.NONE || pool.idle.count() == 0 || coveredWithoutWake(earliest, leaving.index)) {
             return -1;
@@ -283,7 +270,7 @@ final class TimerWatch {
         IdleSet idle = pool.idle;
         for (int i = idle.nextIdle(0); i >= 0; i = idle.nextIdle(i + 1)) {
             if (i != leaving.index) {
-                LockSupport.unpark(pool.carriers[i]);
+                pool.processors[i].unparkHolder();
                 return i;
             }
         }

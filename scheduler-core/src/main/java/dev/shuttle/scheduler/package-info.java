@@ -4,11 +4,18 @@
  * <h2>Design</h2>
  * The JDK runs a virtual thread by handing its scheduler one task, the thread's continuation, each time the thread
  * becomes runnable: at start, when unparked or unblocked, after {@code Thread.yield}, and after a park that found a
- * wake-up already pending. Shuttle is that scheduler. It follows the Go runtime ({@code runtime/proc.go}): each
- * carrier (a platform thread; Go's M and P at once) has a run queue and a one-task {@code runNext} slot; work from
- * outside the carriers goes through one global injection queue; a carrier out of work searches (steals from busy
- * carriers) for a bounded time and then parks; an idle-carrier bitmap lets searchers skip parked carriers and lets
- * submitters find one to wake.
+ * wake-up already pending. Shuttle is that scheduler. It follows the Go runtime ({@code runtime/proc.go}):
+ * {@code parallelism} processors ({@link dev.shuttle.scheduler.Processor}, Go's P) each have a run queue, a one-task
+ * {@code runNext} slot and a timer heap; a carrier thread ({@link dev.shuttle.scheduler.Carrier}, Go's M) must hold a
+ * processor to run virtual threads; work from outside goes through one global injection queue; a carrier out of work
+ * searches (steals from busy processors) for a bounded time and then parks with its processor; an idle-processor
+ * bitmap lets searchers skip parked ones and lets submitters find one to wake. A monitor thread
+ * ({@link dev.shuttle.scheduler.Monitor}, Go's {@code sysmon}) moves a processor to another carrier thread
+ * ({@link dev.shuttle.scheduler.SpareCarriers}) when its carrier is stuck in the kernel, so no runnable virtual thread
+ * waits behind a blocked carrier.
+ *
+ * <p>Below, "carrier" and "processor" are the same thing except where a hand-off is involved: a processor normally
+ * keeps its carrier for life, and an idle processor's carrier sleeps with it.
  *
  * <h2>Where a task goes ({@link dev.shuttle.scheduler.CarrierPool#execute})</h2>
  * <ul>
@@ -21,7 +28,8 @@
  *   <li>Woken by a timer that the carrier fires between tasks: to the tail of its queue, so that a batch of
  *       expired timers runs in deadline order (through {@code runNext} it would run backwards). A carrier fires
  *       only as many timers as its queue has room for; the rest stay in the heap, in order.</li>
- *   <li>From any other thread (a platform thread, the JDK's unblocker): to the global queue.</li>
+ *   <li>From any other thread (a platform thread, the JDK's unblocker, a carrier that lost its processor): to the
+ *       global queue.</li>
  *   <li>A full local queue overflows to the global queue.</li>
  * </ul>
  *
@@ -32,10 +40,18 @@
  *
  * <h2>Ownership</h2>
  * <ul>
- *   <li>A carrier's run queue is produced into only by its owner; it is consumed by the owner and by thieves, under a
- *       consumer flag ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle carrier's queue is empty, because a
- *       carrier parks only after finding its queue empty and nobody else fills it. This is what lets stealing skip
- *       idle carriers without losing work (seed 001).</li>
+ *   <li>A processor's scheduling state (its tick, spin budget, runNext streak) belongs to whoever holds it in phase
+ *       LOOP; the holder changes only by CAS on the processor's state word, from phase TASK or BLOCKING, so exactly
+ *       one carrier runs a processor's loop at a time ({@link dev.shuttle.scheduler.Processor}). A carrier learns
+ *       that it lost its processor at its next CAS (after the task, or leaving a blocking call); until then its
+ *       virtual thread may still push to that processor's {@code runNext} and queue, which are safe for any thread
+ *       ({@code Carrier.pushLocal} says how such a push is never stranded on a processor that went idle
+ *       meanwhile: {@code StalePushVersusParkStress}).</li>
+ *   <li>A processor's run queue is produced into by tasks running on it (and, after a hand-off, by the carrier that
+ *       lost it, until its task unmounts); it is consumed by the holder and by thieves, under a consumer flag
+ *       ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle processor's queue is empty, because a carrier parks
+ *       only after finding its queue empty, and the one late producer wakes an idle processor it pushed to. This is
+ *       what lets stealing skip idle processors without losing work (seed 001).</li>
  *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker. Thieves take it only in
  *       the last round of a search and only from a carrier whose tick did not move during the search, i.e. one
  *       stuck in a long task; otherwise it belongs to the owner, which will run it next.</li>
@@ -87,22 +103,41 @@
  * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
  * permit left behind only makes one later {@code park} return early; the park loop re-checks its bit.
  *
- * <p>Defence in depth: a sleeping carrier wakes at least every 100 ms ({@code Carrier.IDLE_RECHECK_NANOS}) and gets
- * up if it sees work (its own queue, the global queue, a busy carrier's queue). It was added after one CI run hung
- * with a runnable virtual thread and both carriers asleep without timeout, in a test full of timers and external
- * wake-ups: the shape of the waker's broken promise above, which was found and closed later. A lost wake-up, should
- * another remain, costs up to 100 ms instead of a hang.
+ * <p>No timeout backs this up: an idle scheduler's carriers and its monitor all sleep without one. While any
+ * processor is busy, the {@link dev.shuttle.scheduler.Monitor} counts as a rescue any work it finds that every path
+ * above missed (a processor idle, nobody searching, work queued or a timer overdue at two looks in a row) and wakes
+ * a carrier for it; tests read the count, so a lost wake-up shows instead of costing a timeout.
  *
- * <h2>The runNext watch</h2>
- * A task in a busy carrier's {@code runNext} runs as soon as that carrier's current task parks. If the task never
- * parks (a long computation, a pinned or blocking call), another carrier must take it. Waking a searcher for every
- * {@code runNext} hand-off, as Go does, makes every producer/consumer pair cost a second core's worth of spinning
- * and wake-ups. Instead a carrier that parks while some busy carrier's {@code runNext} is occupied becomes a
- * runNext watcher: it sleeps with a timeout (20 µs, doubling to 10 ms while the owners keep making progress, like
- * Go's sysmon) and then takes a {@code runNext} whose owner's tick has not moved. While a watcher exists, a
- * {@code runNext}-only hand-off wakes nobody. The race: a pusher writes {@code runNext}, then reads the watcher
- * count; a watcher giving up lowers the count, then looks at the slots once more (and keeps watching if it sees
- * one). One of the two sees the other ({@code RunNextWatchStress}).
+ * <h2>runNext and stuck processors (the monitor)</h2>
+ * A task in a busy processor's {@code runNext} runs as soon as the current task parks. If the task never parks (a
+ * long computation, a pinned or blocking call), another carrier must take it. Waking a searcher for every
+ * {@code runNext} hand-off, as Go does, makes every producer/consumer pair cost a second core's worth of spinning and
+ * wake-ups. Instead, while the monitor saw a busy processor's {@code runNext} occupied at its last look, a
+ * {@code runNext}-only hand-off wakes nobody: the monitor looks again within its sleep (20 µs, doubling to 10 ms while
+ * it finds nothing to do), and a processor whose tick stood still with work waiting is marked stuck (thieves may take
+ * its {@code runNext}) and an idle carrier is woken to steal, or, if its carrier is off the CPU, the processor is
+ * handed to another carrier thread. The race: a pusher writes {@code runNext}, then reads the monitor's flag; the
+ * monitor lowering the flag looks at the slots once more. One of the two sees the other ({@code RunNextWatchStress}).
+ *
+ * <h2>Blocked carriers: hand-offs</h2>
+ * A carrier can stop coming back in three ways, and each ends with its processor on another carrier thread (a spare,
+ * or a new one up to {@code maxCarriers}):
+ * <ul>
+ *   <li>A call the JDK marks with {@code jdk.internal.misc.Blocker} (process pipes, {@code InetAddress} lookups,
+ *       {@code System.in}, {@code fsync}, direct and synchronous file I/O; docs/blocking.md lists them): with the
+ *       agent, {@link dev.shuttle.scheduler.CarrierHooksTransformer} makes it Go's {@code entersyscall}: the processor
+ *       goes to phase BLOCKING and is handed off at once if work waits for it, later by the monitor or by a waker
+ *       that finds no idle processor ({@code CarrierPool.wakep}); on return ({@code exitsyscall}) the carrier takes it
+ *       back by CAS if nobody took it ({@code HandOffVersusReturnStress}).</li>
+ *   <li>Anything else that blocks in the kernel (a {@code FileInputStream} read, a native call, class
+ *       initialisation): the monitor sees the processor's tick stand still with work waiting and its carrier off the
+ *       CPU, and hands it off.</li>
+ *   <li>A long computation, with {@code timeSlice} set: the monitor hands the processor off after the slice, and the
+ *       OS shares the cores between the long task and the rest.</li>
+ * </ul>
+ * The carrier that lost its processor finishes its virtual thread's current run (more carriers than processors run
+ * virtual threads meanwhile, as with the JDK's compensation), then waits as a spare; spares end after
+ * {@code keepAlive}, so the thread count returns to {@code parallelism}.
  *
  * <h2>Timers</h2>
  * Each carrier owns a {@link dev.shuttle.timers.TimerHeap}. JDK 25 hands a virtual thread's timed park to
@@ -153,9 +188,10 @@
  * A carrier never dies of a task's failure or of a failure of its own loop: it logs to the
  * {@code dev.shuttle.scheduler} {@link java.lang.System.Logger} at ERROR and serves on.
  *
- * <h2>What blocks a carrier</h2>
- * A virtual thread pinned by a native frame, or blocking in file I/O (the JDK compensates only on its own pool),
- * holds its carrier. Work queued behind it on that carrier is stolen by searching carriers (queue at once,
- * {@code runNext} once the carrier's tick stops moving).
+ * <h2>The JDK's question about queued work</h2>
+ * {@code LinkedTransferQueue}, {@code SynchronousQueue} and {@code Exchanger} spin before parking unless
+ * {@code ForkJoinWorkerThread.hasKnownQueuedWork()} says the carrier has queued work; with the agent a Shuttle carrier
+ * answers it truthfully (its processor's {@code runNext} or run queue is occupied), so a waiter that has just woken
+ * its partner into {@code runNext} parks at once and lets the partner run. See docs/juc.md.
  */
 package dev.shuttle.scheduler;

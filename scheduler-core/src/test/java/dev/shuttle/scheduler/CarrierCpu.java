@@ -12,7 +12,8 @@ final class CarrierCpu {
 
     static long nanos(CarrierPool pool) {
         long sum = 0;
-        for (Carrier c : pool.carriers) {
+        for (Processor proc : pool.processors) {
+            Carrier c = proc.holder();
             sum += THREADS.getThreadCpuTime(c.threadId());
         }
         return sum;

@@ -16,7 +16,7 @@ class CoveredWithoutWakeTest {
     private static final long SLOW = 3 * TimerWatch.QUICK_RETURN_NANOS;
 
     private static TimerWatch backedUpByCarrierZero() {
-        CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "covered-test-carrier-");
+        CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
         long now = System.nanoTime();
         if (pool.timers.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
             throw new IllegalStateException("a fresh backup watch is held");

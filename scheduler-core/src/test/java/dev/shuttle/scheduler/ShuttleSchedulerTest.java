@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -475,7 +476,7 @@ class ShuttleSchedulerTest {
     void carriersParkWhenThereIsNoWork() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
             tokenRing(shuttle, 16, 10_000);
-            List<Carrier> carriers = List.of(shuttle.pool().carriers);
+            List<Carrier> carriers = Arrays.stream(shuttle.pool().processors).map(Processor::holder).toList();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             List<Thread.State> states;
             do {
@@ -485,7 +486,7 @@ class ShuttleSchedulerTest {
             assertTrue(states.stream().allMatch(ShuttleSchedulerTest::parked),
                     "an idle scheduler's carriers must all park, not spin: " + states);
             assertEquals(4, shuttle.pool().idle.count());
-            // Parked, apart from the idle re-check every Carrier.IDLE_RECHECK_NANOS: next to no CPU.
+            // Parked, and so is the monitor: next to no CPU.
             long before = CarrierCpu.nanos(shuttle.pool());
             Thread.sleep(300);
             long burnt = CarrierCpu.nanos(shuttle.pool()) - before;
@@ -498,18 +499,35 @@ class ShuttleSchedulerTest {
     }
 
     @Test
-    void anIdleCarrierFindsWorkThatNobodyWokeItFor() throws Exception {
+    void theMonitorRescuesWorkThatNobodyWokeACarrierForAndCountsIt() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             CarrierPool pool = shuttle.pool();
+            AtomicBoolean stop = new AtomicBoolean();
+            CountDownLatch spinning = new CountDownLatch(1);
+            // One processor busy, so the monitor is awake; the other idle.
+            Thread busy = shuttle.ofVirtual().start(() -> {
+                spinning.countDown();
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            });
+            spinning.await();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (pool.idle.count() < 2 && System.nanoTime() < deadline) {
+            while (pool.idle.count() < 1 && System.nanoTime() < deadline) {
                 Thread.sleep(1);
             }
-            assertEquals(2, pool.idle.count(), "carriers did not go idle");
+            assertEquals(1, pool.idle.count(), "the second carrier did not go idle");
+            long rescuesBefore = pool.monitor.rescues();
             CountDownLatch ran = new CountDownLatch(1);
             // Queued behind the scheduler's back, as a lost wake-up would leave it: no wakep.
             pool.global.offer(ran::countDown);
-            assertTrue(ran.await(2, TimeUnit.SECONDS), "a task nobody woke a carrier for never ran");
+            try {
+                assertTrue(ran.await(5, TimeUnit.SECONDS), "a task nobody woke a carrier for never ran");
+                assertTrue(pool.monitor.rescues() > rescuesBefore, "the monitor did not count the rescue");
+            } finally {
+                stop.set(true);
+                busy.join();
+            }
         }
     }
 }

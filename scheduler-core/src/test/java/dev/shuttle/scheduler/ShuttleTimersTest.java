@@ -281,7 +281,7 @@ class ShuttleTimersTest {
     void idleCarriersLeaveTheDueTimersOfALockedHeapToItsHolder() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             CarrierPool pool = shuttle.pool();
-            TimerHeap heap = pool.carriers[1].timers;
+            TimerHeap heap = pool.processors[1].timers;
             CountDownLatch fired = new CountDownLatch(1);
             long burnt;
             // Hold carrier 1's heap lock with a due timer in it, as a carrier does while it arms or fires. Before the

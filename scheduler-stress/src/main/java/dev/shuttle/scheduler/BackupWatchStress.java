@@ -43,7 +43,7 @@ public class BackupWatchStress {
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: the arm counted on a backup that then slept untimed")
     @State
     public static class OwnArm {
-        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
         final Timer timer = new Timer(() -> { }, System.nanoTime() + FAR);
 
         public OwnArm() {
@@ -55,7 +55,7 @@ public class BackupWatchStress {
 
         @Actor
         public void carrierArmsOwnTimerBetweenTasks(II_Result r) {
-            TimerHeap heap = pool.carriers[1].timers;
+            TimerHeap heap = pool.processors[1].timers;
             if (!heap.tryLock()) {
                 throw new IllegalStateException("carrier 1's heap is locked");
             }
@@ -84,7 +84,7 @@ public class BackupWatchStress {
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: the push counted on a backup that never looked again")
     @State
     public static class FiredBatch {
-        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FiredBatch() {
             pool.idle.add(0);
@@ -96,15 +96,16 @@ public class BackupWatchStress {
 
         @Actor
         public void carrierQueuesFiredThreads(II_Result r) {
-            Carrier c = pool.carriers[1];
-            c.pushTail(() -> { });
-            r.r2 = pool.afterFiredPush(c, c.pushTail(() -> { })) ? 1 : 0;
+            Processor c = pool.processors[1];
+            c.runQueue.offerOrOverflow(() -> { });
+            c.runQueue.offerOrOverflow(() -> { });
+            r.r2 = pool.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
         }
 
         @Actor
         public void backupGivesUpAndLooks(II_Result r) {
             pool.timers.watch.backup.release(0, BackupWatch.QUIET);
-            r.r1 = pool.carriers[0].workInSight() ? 1 : 0;
+            r.r1 = pool.processors[0].holder().workInSight() ? 1 : 0;
         }
     }
 
@@ -122,28 +123,29 @@ public class BackupWatchStress {
     @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: the push counted on a watcher that never looked again")
     @State
     public static class FiredBatchWatched {
-        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FiredBatchWatched() {
             long soon = System.nanoTime() + BackupWatch.MIN_GRACE_NANOS;
-            pool.carriers[1].timers.arm(new Timer(() -> { }, soon));
+            pool.processors[1].timers.arm(new Timer(() -> { }, soon));
             pool.idle.add(0);
-            if (pool.timers.watch.watchDeadline(pool.carriers[0]) != soon) {
+            if (pool.timers.watch.watchDeadline(pool.processors[0]) != soon) {
                 throw new IllegalStateException("set-up: carrier 0 must watch");
             }
         }
 
         @Actor
         public void carrierQueuesFiredThreads(II_Result r) {
-            Carrier c = pool.carriers[1];
-            c.pushTail(() -> { });
-            r.r2 = pool.afterFiredPush(c, c.pushTail(() -> { })) ? 1 : 0;
+            Processor c = pool.processors[1];
+            c.runQueue.offerOrOverflow(() -> { });
+            c.runQueue.offerOrOverflow(() -> { });
+            r.r2 = pool.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
         }
 
         @Actor
         public void watcherGivesUpAndLooks(II_Result r) {
             pool.timers.watch.stopWatching(0);
-            r.r1 = pool.carriers[0].workInSight() ? 1 : 0;
+            r.r1 = pool.processors[0].holder().workInSight() ? 1 : 0;
         }
     }
 
@@ -169,16 +171,16 @@ public class BackupWatchStress {
     @Outcome(expect = FORBIDDEN, desc = "a hand-off unparked a carrier that was not idle, or itself")
     @State
     public static class BothLeave {
-        final CarrierPool pool = new CarrierPool(3, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(3, SpinPolicy.DEFAULT);
 
         public BothLeave() {
             long deadline = System.nanoTime() + FAR;
-            pool.carriers[1].timers.arm(new Timer(() -> { }, deadline));
+            pool.processors[1].timers.arm(new Timer(() -> { }, deadline));
             pool.idle.add(0);
             pool.idle.add(1);
             pool.idle.add(2);
-            if (pool.timers.watch.watchDeadline(pool.carriers[1]) != deadline
-                    || pool.timers.watch.backupDeadline(pool.carriers[0]) == TimerHeap.NONE) {
+            if (pool.timers.watch.watchDeadline(pool.processors[1]) != deadline
+                    || pool.timers.watch.backupDeadline(pool.processors[0]) == TimerHeap.NONE) {
                 throw new IllegalStateException("set-up: carrier 1 must watch and carrier 0 back it up");
             }
         }
@@ -187,14 +189,14 @@ public class BackupWatchStress {
         public void watcherGetsUp(II_Result r) {
             pool.timers.watch.stopWatching(1);
             pool.idle.tryRemove(1);
-            r.r1 = pool.timers.watch.handOffWatch(pool.carriers[1]);
+            r.r1 = pool.timers.watch.handOffWatch(pool.processors[1]);
         }
 
         @Actor
         public void backupGetsUp(II_Result r) {
             pool.timers.watch.backup.release(0, BackupWatch.QUIET);
             pool.idle.tryRemove(0);
-            r.r2 = pool.timers.watch.handOffWatch(pool.carriers[0]);
+            r.r2 = pool.timers.watch.handOffWatch(pool.processors[0]);
         }
     }
 
@@ -203,7 +205,7 @@ public class BackupWatchStress {
      * sleep, which watches or backs up any pending timer. Returns 1 if that sleep would have a timeout for a timer.
      */
     static int backupGivesUpAndLooksForTimers(CarrierPool pool) {
-        Carrier c = pool.carriers[0];
+        Processor c = pool.processors[0];
         TimerWatch watch = pool.timers.watch;
         watch.backup.release(0, BackupWatch.QUIET);
         if (watch.watchDeadline(c) != TimerHeap.NONE || watch.backupDeadline(c) != TimerHeap.NONE) {

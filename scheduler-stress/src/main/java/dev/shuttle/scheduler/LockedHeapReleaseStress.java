@@ -34,8 +34,8 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(id = "0, 0", expect = FORBIDDEN, desc = "lost: asleep without timeout, a due timer pending, nobody woken")
 @State
 public class LockedHeapReleaseStress {
-    private final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
-    private final TimerHeap held = pool.carriers[1].timers;
+    private final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
+    private final TimerHeap held = pool.processors[1].timers;
     private final long due = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(1);
 
     public LockedHeapReleaseStress() {
@@ -48,7 +48,7 @@ public class LockedHeapReleaseStress {
     @Actor
     public void carrierGoesToSleep(II_Result r) {
         pool.idle.add(0);
-        long until = pool.timers.watch.watchDeadline(pool.carriers[0]);
+        long until = pool.timers.watch.watchDeadline(pool.processors[0]);
         r.r1 = until == due ? 1 : 0;
     }
 

@@ -28,11 +28,11 @@ public class ParkVersusSubmitStress {
     @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "awake but still marked idle: a later waker would pick it")
     @State
     public static class FromIdle {
-        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT);
 
         @Actor
         public void carrierParks(II_Result r) {
-            r.r1 = pool.carriers[0].prepareToPark() ? 1 : 0;
+            r.r1 = pool.processors[0].holder().prepareToPark() ? 1 : 0;
         }
 
         @Actor
@@ -57,17 +57,17 @@ public class ParkVersusSubmitStress {
     @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "awake but still marked idle: a later waker would pick it")
     @State
     public static class FromSearching {
-        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FromSearching() {
-            if (!pool.carriers[0].tryBeginSearching()) {
+            if (!pool.processors[0].holder().tryBeginSearching()) {
                 throw new IllegalStateException("a fresh pool must admit a searcher");
             }
         }
 
         @Actor
         public void carrierParks(II_Result r) {
-            r.r1 = pool.carriers[0].prepareToPark() ? 1 : 0;
+            r.r1 = pool.processors[0].holder().prepareToPark() ? 1 : 0;
         }
 
         @Actor

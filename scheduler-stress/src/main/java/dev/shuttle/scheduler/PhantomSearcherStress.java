@@ -41,7 +41,7 @@ public class PhantomSearcherStress {
     @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "idle again although it never parked again")
     @State
     public static class TaskQueued {
-        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT);
 
         public TaskQueued() {
             pool.idle.add(0);
@@ -76,7 +76,7 @@ public class PhantomSearcherStress {
     @Outcome(id = "2, 1", expect = FORBIDDEN, desc = "idle again although it never parked again")
     @State
     public static class TimerArmed {
-        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT, "stress-carrier-");
+        final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT);
 
         public TimerArmed() {
             pool.idle.add(0);
@@ -90,7 +90,7 @@ public class PhantomSearcherStress {
         @Actor
         public void carrierParksAgainThenPlatformThreadArms(II_Result r) {
             int decision = wakeOnOwnAndParkAgain(pool);
-            if (decision == 1 && pool.timers.watch.watchDeadline(pool.carriers[0]) != TimerHeap.NONE) {
+            if (decision == 1 && pool.timers.watch.watchDeadline(pool.processors[0]) != TimerHeap.NONE) {
                 decision = 0;
             }
             r.r1 = decision;
@@ -111,6 +111,6 @@ public class PhantomSearcherStress {
         if (!pool.idle.tryRemove(0)) {
             return 2;
         }
-        return pool.carriers[0].prepareToPark() ? 1 : 0;
+        return pool.processors[0].holder().prepareToPark() ? 1 : 0;
     }
 }

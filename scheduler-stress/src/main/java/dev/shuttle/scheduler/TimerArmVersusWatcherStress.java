@@ -32,18 +32,18 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "the carrier did not watch although a timer was pending")
 @State
 public class TimerArmVersusWatcherStress {
-    private final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT, "stress-carrier-");
+    private final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
     private final long base = System.nanoTime();
     private final Timer early = new Timer(() -> { }, base + TimeUnit.SECONDS.toNanos(5));
 
     public TimerArmVersusWatcherStress() {
-        pool.carriers[1].timers.arm(new Timer(() -> { }, base + TimeUnit.SECONDS.toNanos(10)));
+        pool.processors[1].timers.arm(new Timer(() -> { }, base + TimeUnit.SECONDS.toNanos(10)));
         pool.idle.add(0);
     }
 
     @Actor
     public void idleCarrierDecidesHowLongToSleep(II_Result r) {
-        long until = pool.timers.watch.watchDeadline(pool.carriers[0]);
+        long until = pool.timers.watch.watchDeadline(pool.processors[0]);
         r.r1 = until == early.deadline() ? 1 : until == early.deadline() + TimeUnit.SECONDS.toNanos(5) ? 2 : 0;
     }
 

@@ -114,7 +114,8 @@ public final class AgentApps {
             }
         })));
 
-        // 1,000 threads that park on timers: all on Shuttle's carriers, and only on shuttle-carrier-0..n-1.
+        // 1,000 threads that park on timers: all on Shuttle's carriers. Not only on shuttle-carrier-0..n-1: a carrier
+        // blocked meanwhile (class loading and initialisation block it) hands its processor to another thread.
         AtomicInteger elsewhere = new AtomicInteger();
         AtomicReference<String> example = new AtomicReference<>();
         try (ExecutorService ex = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -123,7 +124,7 @@ public final class AgentApps {
                     Thread.sleep(1);
                     String w = Thread.currentThread().toString();
                     int at = w.indexOf(SHUTTLE);
-                    if (at < 0 || Integer.parseInt(w.substring(at + SHUTTLE.length())) >= expectedParallelism) {
+                    if (at < 0) {
                         elsewhere.incrementAndGet();
                         example.set(w);
                     }
@@ -131,7 +132,7 @@ public final class AgentApps {
                 });
             }
         }
-        check("1000 sleeping threads on shuttle-carrier-0.." + (expectedParallelism - 1), elsewhere.get() == 0,
+        check("1000 sleeping threads on Shuttle's carriers", elsewhere.get() == 0,
                 elsewhere.get() + " elsewhere, e.g. " + example.get());
 
         // An explicit scheduler is kept, and inherited by the children of its threads.

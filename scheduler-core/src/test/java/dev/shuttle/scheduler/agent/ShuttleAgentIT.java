@@ -118,7 +118,7 @@ class ShuttleAgentIT {
                 "Thread.ofVirtual().factory()", "Executors.newVirtualThreadPerTaskExecutor",
                 "CompletableFuture on the per-task executor",
                 "Executors.newThreadPerTaskExecutor(ofVirtual().factory())", "after Thread.sleep (timed park)",
-                "child of a Shuttle virtual thread", "1000 sleeping threads on shuttle-carrier-0..1",
+                "child of a Shuttle virtual thread", "1000 sleeping threads on Shuttle's carriers",
                 "explicit scheduler is kept", "child of a virtual thread with an explicit scheduler",
                 "a separate ShuttleScheduler still works", "systemDefault() is present",
                 "systemDefault().parallelism() == 2", "systemDefault().close() is refused");

@@ -1,0 +1,254 @@
+package dev.shuttle.scheduler;
+
+import dev.shuttle.timers.TimerHeap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The monitor (Go's {@code sysmon}): one daemon platform thread per scheduler that looks at every processor now and
+ * then and keeps work moving when a carrier stops coming back. It is the one place that answers "a carrier stopped
+ * making progress: who takes its work?".
+ *
+ * <p>Each look, per busy processor whose tick has not moved since the last look while work waits for it (its queue,
+ * its runNext, a due timer, or the global queue while no processor is idle):
+ * <ul>
+ *   <li>In a marked blocking call (phase BLOCKING): the processor goes to another carrier thread at once.</li>
+ *   <li>Running a task whose carrier thread has been neither on a CPU nor waiting for one for most of the time since
+ *       the last look, and for at least {@link #STUCK_NANOS} ({@link ThreadActivity}): the carrier is blocked in the
+ *       kernel (a read the JDK does not mark, a native call, class initialisation). The processor goes to another
+ *       carrier thread. The signal needs no exactness for safety: a hand-off is a CAS on the processor's state
+ *       ({@link Processor}), correct whether or not the carrier was really blocked; a wrong guess (a carrier that
+ *       only waited for a core) costs one extra thread for a while.</li>
+ *   <li>Running a task on a CPU (a long computation): the processor is marked stuck at its tick, so thieves may take
+ *       its runNext, and an idle processor is woken to take its queue, runNext and due timers. With a time slice
+ *       set, once the task has run longer than the slice the processor goes to another carrier thread, and the OS
+ *       shares the cores between the long task and the rest.</li>
+ * </ul>
+ * Besides, when every processor is idle yet work is queued or a timer is overdue, twice in a row, some wake-up was
+ * lost: the monitor wakes a carrier and counts a rescue ({@link #rescues()}), so a lost wake-up shows in tests.
+ *
+ * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that found nothing to do (Go's backoff). While
+ * every processor is idle and no timer is pending it parks without a timeout, and the first processor to leave the
+ * idle set wakes it ({@link #processorBusy}). The race: the monitor publishes {@code asleep}, then reads the idle
+ * set; a carrier clears its idle bit, then reads {@code asleep}. All volatile or atomic, so one sees the other.
+ */
+final class Monitor implements Runnable {
+    static final long MIN_DELAY_NANOS = 20_000;
+    static final long MAX_DELAY_NANOS = 10_000_000;
+    private static final int QUIET_LOOKS_BEFORE_BACKOFF = 50;
+    /**
+     * How long a processor's tick must stand still before the monitor takes it from a carrier that is off the CPU:
+     * on a loaded machine the OS may keep a runnable carrier waiting for a core for a time slice or two, and a
+     * hand-off then only adds a thread.
+     */
+    static final long STUCK_NANOS = 1_000_000;
+    /** A timer this far overdue while every processor sleeps was missed by every other path. */
+    private static final long MISSED_TIMER_NANOS = 1_000_000;
+
+    private final CarrierPool pool;
+    private final long timeSliceNanos;
+    private final Thread thread;
+    private volatile boolean asleep;
+    /** Some busy processor's runNext was occupied at the last look: runNext hand-offs need not wake anyone. */
+    private volatile boolean watchingRunNext;
+    /** Monitor-owned: what each processor looked like at the last look. */
+    private final long[] seenState;
+    private final int[] seenTick;
+    private final long[] seenSince;
+    /** Monitor-owned: the holder's {@link Carrier#activeNanos} at the last look, -1 if not read. */
+    private final long[] seenCpu;
+    /** Monitor-owned: when the last look was. */
+    private long lastLook;
+    private boolean lostWakeSeen;
+    /** Work the monitor found that no other path would have taken: lost wake-ups and missed timers. */
+    private final AtomicLong rescues = new AtomicLong();
+    /** Processors taken from a carrier that was blocked or ran past its time slice. */
+    private final AtomicLong retakes = new AtomicLong();
+
+    Monitor(CarrierPool pool, long timeSliceNanos) {
+        this.pool = pool;
+        this.timeSliceNanos = timeSliceNanos;
+        int n = pool.processors.length;
+        this.seenState = new long[n];
+        this.seenTick = new int[n];
+        this.seenSince = new long[n];
+        this.seenCpu = new long[n];
+        this.thread = new Thread(null, this, "shuttle-monitor", 0, false);
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    void stop() {
+        LockSupport.unpark(thread);
+    }
+
+    void join() throws InterruptedException {
+        thread.join();
+    }
+
+    long rescues() {
+        return rescues.get();
+    }
+
+    long retakes() {
+        return retakes.get();
+    }
+
+    boolean watchesRunNext() {
+        return watchingRunNext;
+    }
+
+    /**
+     * Keeps {@link #watchingRunNext} true while a busy processor's runNext is occupied. Lowering it comes before a
+     * last look at the slots: a pusher that read the flag still raised wrote its runNext before, and the look sees it
+     * (Dekker, all volatile).
+     */
+    void watchRunNext() {
+        if (anyBusyRunNext()) {
+            watchingRunNext = true;
+        } else if (watchingRunNext) {
+            watchingRunNext = false;
+            if (anyBusyRunNext()) {
+                watchingRunNext = true;
+            }
+        }
+    }
+
+    private boolean anyBusyRunNext() {
+        IdleSet idle = pool.idle;
+        for (int i = idle.nextBusy(0); i >= 0; i = idle.nextBusy(i + 1)) {
+            if (pool.processors[i].runQueue.hasRunNext()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A processor left the idle set: wake the monitor if it sleeps without a timeout. */
+    void processorBusy() {
+        if (asleep) {
+            asleep = false;
+            LockSupport.unpark(thread);
+        }
+    }
+
+    @Override
+    public void run() {
+        long delay = MIN_DELAY_NANOS;
+        int quiet = 0;
+        while (!pool.isStopping()) {
+            if (sleepWhileAllIdle()) {
+                delay = MIN_DELAY_NANOS;
+                quiet = 0;
+                continue;
+            }
+            LockSupport.parkNanos(this, delay);
+            if (look(System.nanoTime())) {
+                delay = MIN_DELAY_NANOS;
+                quiet = 0;
+            } else if (++quiet > QUIET_LOOKS_BEFORE_BACKOFF) {
+                delay = Math.min(2 * delay, MAX_DELAY_NANOS);
+            }
+        }
+    }
+
+    /** Parks without a timeout while nothing can need the monitor; returns whether it did. */
+    private boolean sleepWhileAllIdle() {
+        if (!nothingToWatch()) {
+            return false;
+        }
+        watchingRunNext = false;
+        asleep = true;
+        if (!nothingToWatch()) {
+            asleep = false;
+            return false;
+        }
+        while (asleep && !pool.isStopping()) {
+            LockSupport.park(this);
+        }
+        return true;
+    }
+
+    private boolean nothingToWatch() {
+        return pool.idle.count() == pool.processors.length && !pool.timers.anyPending() && !pool.hasQueuedWork();
+    }
+
+    /** One look at every processor; returns whether it had to act. */
+    boolean look(long now) {
+        boolean acted = false;
+        boolean noneIdle = pool.idle.count() == 0;
+        boolean globalWaits = pool.hasGlobalWork();
+        for (Processor proc : pool.processors) {
+            acted |= lookAt(proc, now, noneIdle && globalWaits);
+        }
+        lastLook = now;
+        watchRunNext();
+        return rescueLostWakeUp(now) || acted;
+    }
+
+    private boolean lookAt(Processor proc, long now, boolean globalStarved) {
+        int i = proc.index;
+        long state = proc.state();
+        int tick = proc.tick();
+        int phase = Processor.phaseOf(state);
+        if (state != seenState[i] || tick != seenTick[i] || phase == Processor.LOOP) {
+            seenState[i] = state;
+            seenTick[i] = tick;
+            seenSince[i] = now;
+            seenCpu[i] = -1;
+            return false;
+        }
+        if (!globalStarved && !proc.hasWaitingWork(now)) {
+            return false;
+        }
+        if (phase == Processor.BLOCKING) {
+            return retake(proc, state);
+        }
+        long cpu = activeNanos(proc.holder());
+        // Read only for a processor already stuck with work waiting: the first such look takes the baseline.
+        boolean offCpu = cpu >= 0 && seenCpu[i] >= 0 && (cpu - seenCpu[i]) * 8 < now - lastLook;
+        seenCpu[i] = cpu;
+        long stuckFor = now - seenSince[i];
+        if ((offCpu && stuckFor >= STUCK_NANOS) || (timeSliceNanos > 0 && stuckFor >= timeSliceNanos)) {
+            return retake(proc, state);
+        }
+        proc.markStuck(tick);
+        return pool.wakep();
+    }
+
+    private boolean retake(Processor proc, long state) {
+        if (!pool.retake(proc, state)) {
+            return false;
+        }
+        retakes.incrementAndGet();
+        return true;
+    }
+
+    private static long activeNanos(Carrier c) {
+        return c == null ? -1 : c.activeNanos();
+    }
+
+    /**
+     * A processor idle and nobody searching, yet work queued or a timer overdue, at two looks in a row: a lost
+     * wake-up. Wake a carrier and count it. A busy processor's runNext does not count: its owner runs it.
+     */
+    private boolean rescueLostWakeUp(long now) {
+        boolean lost = pool.idle.count() > 0 && pool.searching.get() == 0
+                && (pool.hasStealableWork() || overdueTimer(now));
+        boolean rescue = lost && lostWakeSeen;
+        lostWakeSeen = lost && !rescue;
+        if (rescue) {
+            rescues.incrementAndGet();
+            pool.wakeAny();
+        }
+        return rescue;
+    }
+
+    private boolean overdueTimer(long now) {
+        long earliest = pool.timers.earliest(now);
+        return earliest != TimerHeap.NONE && now - earliest > MISSED_TIMER_NANOS;
+    }
+}

@@ -1,0 +1,194 @@
+package dev.shuttle.scheduler;
+
+import dev.shuttle.timers.TimerHeap;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A processor (Go's P): the right to run virtual threads, with the run queue, {@code runNext} slot and timer heap
+ * that go with it. A scheduler has exactly {@code parallelism} of them; a {@link Carrier} thread (Go's M) must hold
+ * one to run its scheduling loop. Usually a processor keeps one carrier for life; the {@link Monitor} and the
+ * blocking hooks move it to another carrier when its carrier is stuck in the kernel.
+ *
+ * <h2>Who holds it: the state word</h2>
+ * {@link #state} packs the holder's serial number with a phase: {@link #LOOP} (the holder runs the scheduling loop,
+ * or is parked idle with it), {@link #TASK} (the holder runs a virtual thread) and {@link #BLOCKING} (that virtual
+ * thread is inside a call the JDK marks with {@code jdk.internal.misc.Blocker}). Transitions:
+ * <ul>
+ *   <li>{@code LOOP -> TASK}: the holder, before each task; a plain release store, since nobody else ever writes a
+ *       word in phase {@code LOOP}.</li>
+ *   <li>{@code TASK -> LOOP}: the holder, after the task, by CAS ({@link #endTask}). A failed CAS means the
+ *       processor was handed to another carrier while the task ran: the holder has lost it.</li>
+ *   <li>{@code TASK -> BLOCKING -> TASK}: the holder, around a marked blocking call, by CAS (Go's
+ *       {@code entersyscall}/{@code exitsyscall}).</li>
+ *   <li>{@code TASK or BLOCKING -> (another carrier) LOOP}: a hand-off ({@link #tryRetake}), by CAS.</li>
+ * </ul>
+ * Because every move away from a holder is a CAS on the word that holds its serial, exactly one carrier runs the
+ * loop of a processor at any time, and the loser learns it at its next CAS. The serial (not the phase alone) makes
+ * the CAS immune to ABA: a processor handed on and later back in phase {@code TASK} under another carrier does not
+ * match the old holder's expected word.
+ *
+ * <h2>What a carrier that lost its processor may still touch</h2>
+ * A carrier whose processor was taken goes on running its virtual thread until that thread unmounts, and learns of
+ * the loss only then. Meanwhile the thread may wake others or arm timers on this processor. That is safe because
+ * everything a task may touch here is safe for any number of threads: {@code runNext} is swapped atomically, the run
+ * queue is a multi-producer queue whose thieves cope with a full sink ({@link RunQueue}), and the timer heap is
+ * guarded by its lock. Everything else here (the fields marked "holder") belongs to whoever runs the loop.
+ */
+final class Processor {
+    static final int LOOP = 0;
+    static final int TASK = 1;
+    static final int BLOCKING = 2;
+    private static final int PHASE_BITS = 2;
+    private static final int PHASE_MASK = (1 << PHASE_BITS) - 1;
+
+    private static final VarHandle TICK;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            TICK = l.findVarHandle(Processor.class, "tick", int.class);
+            STATE = l.findVarHandle(Processor.class, "state", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final int index;
+    final RunQueue runQueue;
+    /** Timers armed by threads running here; fired by the holder, or stolen by an idle carrier. */
+    final TimerHeap timers = new TimerHeap();
+    /** Holder: how late this processor's timed parks return; the timer watcher parks that much early and spins. */
+    final ParkOvershoot parkOvershoot = new ParkOvershoot();
+    /** Holder: how long the next search may pause before parking. */
+    final SpinBudget spinBudget;
+    /** Holder: {@code tick} of each victim in the first round of a search. */
+    final int[] ticksAtSearchStart;
+    /** Holder: runNext picks in a row. */
+    int runNextStreak;
+    /** Holder: xorshift state for the random start of a steal pass. */
+    int seed;
+    /**
+     * Holder: when this processor's carrier last got up from the timer watch or the backup, 0 if it did not;
+     * reported to {@link TimerWatch#recordAway} when it parks again.
+     */
+    long awaySince;
+
+    /**
+     * Scheduling ticks, a sign of progress: written by the holder with release stores (a plain store on x86, not a
+     * volatile write's fence in the hot loop), read by thieves and the monitor with acquire loads.
+     */
+    @SuppressWarnings("unused") // accessed through TICK
+    private int tick;
+    /** Holder serial and phase; see the class comment. */
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile long state;
+    /** The carrier thread that holds this processor; written before the holder is unparked with it. */
+    private volatile Carrier holder;
+    /**
+     * The tick at which the {@link Monitor} last saw this processor stand still with work waiting: while the tick is
+     * still this, thieves may take its runNext. Starts at a tick the processor reaches only after 2^32 - 1 ticks.
+     */
+    private volatile int stuckTick = -1;
+
+    Processor(CarrierPool pool, int index, int parallelism) {
+        this.index = index;
+        this.runQueue = new RunQueue(pool.global);
+        this.seed = 0x9E3779B9 * (index + 1);
+        this.ticksAtSearchStart = new int[parallelism];
+        this.spinBudget = new SpinBudget(pool.spin);
+    }
+
+    static long word(Carrier carrier, int phase) {
+        return ((long) carrier.serial << PHASE_BITS) | phase;
+    }
+
+    static int phaseOf(long word) {
+        return (int) (word & PHASE_MASK);
+    }
+
+    /** Gives this processor, in phase LOOP, to {@code carrier} before that carrier first runs: no race yet. */
+    void bindInitial(Carrier carrier) {
+        holder = carrier;
+        STATE.setVolatile(this, word(carrier, LOOP));
+    }
+
+    Carrier holder() {
+        return holder;
+    }
+
+    long state() {
+        return (long) STATE.getVolatile(this);
+    }
+
+    int tick() {
+        return (int) TICK.getAcquire(this);
+    }
+
+    /** Holder: one more scheduling tick; returns it. */
+    int nextTick() {
+        int t = (int) TICK.get(this) + 1;
+        TICK.setRelease(this, t);
+        return t;
+    }
+
+    /** Monitor: this processor's tick stood still at {@code t} with work waiting. */
+    void markStuck(int t) {
+        stuckTick = t;
+    }
+
+    boolean isStuckAt(int t) {
+        return stuckTick == t;
+    }
+
+    /** Holder, in phase LOOP: a task starts. */
+    void beginTask(Carrier self) {
+        STATE.setRelease(this, word(self, TASK));
+    }
+
+    /** Holder: the task ended; false if the processor was handed to another carrier meanwhile. */
+    boolean endTask(Carrier self) {
+        return STATE.compareAndSet(this, word(self, TASK), word(self, LOOP));
+    }
+
+    /** Holder, inside a task: a marked blocking call begins; false if the processor is no longer ours. */
+    boolean enterBlocking(Carrier self) {
+        return STATE.compareAndSet(this, word(self, TASK), word(self, BLOCKING));
+    }
+
+    /** Holder: the marked blocking call returned; false if the processor was handed off meanwhile. */
+    boolean exitBlocking(Carrier self) {
+        return STATE.compareAndSet(this, word(self, BLOCKING), word(self, TASK));
+    }
+
+    /**
+     * Hands this processor, seen in state {@code expected} (phase TASK or BLOCKING), to {@code to}: on success
+     * {@code to} holds it in phase LOOP and must be started or unparked by the caller.
+     */
+    boolean tryRetake(long expected, Carrier to) {
+        if (phaseOf(expected) == LOOP || !STATE.compareAndSet(this, expected, word(to, LOOP))) {
+            return false;
+        }
+        holder = to;
+        return true;
+    }
+
+    /** Unparks whichever carrier holds this processor (an idle processor's carrier sleeps with it). */
+    void unparkHolder() {
+        Carrier c = holder;
+        if (c != null) {
+            LockSupport.unpark(c);
+        }
+    }
+
+    /** Whether anything waits here for a carrier: queued tasks, runNext, or a due timer. */
+    boolean hasWaitingWork(long now) {
+        if (!runQueue.isEmpty()) {
+            return true;
+        }
+        long due = timers.earliestDeadline();
+        return due != TimerHeap.NONE && due - now <= 0;
+    }
+}

@@ -1,0 +1,178 @@
+package dev.shuttle.scheduler;
+
+import java.lang.System.Logger.Level;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The carrier threads beyond the processors' own: where a processor taken from a stuck carrier finds a thread (Go's
+ * {@code handoffp} and {@code startm}, with the idle M list), and where a carrier that lost its processor waits.
+ *
+ * <p>A spare waits parked, at most the keep-alive, then ends, so the thread count returns to {@code parallelism} once
+ * nothing blocks. At most {@code maxCarriers} carrier threads live at once; at the cap a hand-off does not happen (the
+ * processor's work waits for its carrier, as it would without Shuttle's help) and one WARNING is logged.
+ *
+ * <p>The hand-off race. A spare is claimed with a CAS on its spare state ({@code WAITING -> CLAIMED}), and ends only
+ * by the CAS {@code WAITING -> EXITING}: a claimed spare never ends, an ending spare is never handed a processor.
+ * The claimer takes the processor from its stuck carrier ({@link Processor#tryRetake}) only after it has a thread
+ * for it, so a processor is never taken and left without a carrier; if the take fails (the stuck carrier came back
+ * first), the spare goes back to waiting.
+ */
+final class SpareCarriers {
+    private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
+
+    private final CarrierPool pool;
+    private final int maxCarriers;
+    private final long keepAliveNanos;
+    /** Waiting spares, most recently parked first (its stack is warmest); may hold claimed or ended ones. */
+    private final ConcurrentLinkedDeque<Carrier> waiting = new ConcurrentLinkedDeque<>();
+    /** Every carrier thread created and not yet ended, for {@code close} to join. */
+    private final Set<Carrier> live = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger count = new AtomicInteger();
+    private final AtomicInteger nextSerial = new AtomicInteger();
+    /** Processors handed from a stuck carrier to another one. */
+    final AtomicLong handOffs = new AtomicLong();
+    private volatile boolean warnedAtCap;
+
+    SpareCarriers(CarrierPool pool, int maxCarriers, long keepAliveNanos) {
+        this.pool = pool;
+        this.maxCarriers = maxCarriers;
+        this.keepAliveNanos = keepAliveNanos;
+    }
+
+    /** The processors' first carriers, one each, not yet started. */
+    Carrier createInitial(Processor proc) {
+        count.incrementAndGet();
+        Carrier c = new Carrier(pool, nextSerial.getAndIncrement(), proc);
+        proc.bindInitial(c);
+        live.add(c);
+        return c;
+    }
+
+    /**
+     * Moves {@code proc}, seen in state {@code expected} (its carrier running a task or in a blocking call), to a
+     * spare or new carrier thread. Returns false if the state changed meanwhile or no thread may be added.
+     */
+    boolean handOff(Processor proc, long expected) {
+        Carrier spare = claimWaiting();
+        boolean fresh = false;
+        if (spare == null) {
+            spare = createIfBelowCap();
+            if (spare == null) {
+                return false;
+            }
+            fresh = true;
+        }
+        if (!proc.tryRetake(expected, spare)) {
+            if (fresh) {
+                count.decrementAndGet();
+            } else {
+                spare.unclaimSpare();
+                waiting.addFirst(spare);
+                LockSupport.unpark(spare);
+            }
+            return false;
+        }
+        handOffs.incrementAndGet();
+        if (fresh) {
+            spare.p = proc;
+            live.add(spare);
+            spare.start();
+        } else {
+            spare.hand(proc);
+        }
+        return true;
+    }
+
+    private Carrier claimWaiting() {
+        Carrier c;
+        while ((c = waiting.pollFirst()) != null) {
+            if (c.claimSpare()) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private Carrier createIfBelowCap() {
+        for (int n = count.get(); ; n = count.get()) {
+            if (n >= maxCarriers) {
+                if (!warnedAtCap) {
+                    warnedAtCap = true;
+                    LOG.log(Level.WARNING, "Shuttle: all " + maxCarriers + " carrier threads are in use (maxCarriers);"
+                            + " work waits for a blocked carrier to return. Raise shuttle.maxCarriers if this is"
+                            + " expected load.");
+                }
+                return null;
+            }
+            if (count.compareAndSet(n, n + 1)) {
+                return new Carrier(pool, nextSerial.getAndIncrement(), null);
+            }
+        }
+    }
+
+    /**
+     * A carrier without a processor waits here: returns the processor it is handed, or null when its keep-alive ran
+     * out or the pool stops (the carrier then ends).
+     */
+    Processor awaitProcessor(Carrier self) {
+        self.beginWaitingAsSpare();
+        waiting.addFirst(self);
+        long deadline = System.nanoTime() + keepAliveNanos;
+        for (;;) {
+            Processor proc = self.takeHanded();
+            if (proc != null) {
+                return proc;
+            }
+            long left = deadline - System.nanoTime();
+            if ((left <= 0 || pool.isStopping()) && self.retireSpare()) {
+                waiting.remove(self);
+                return null;
+            }
+            // Claimed but not yet handed: the claimer is about to give a processor or put us back.
+            LockSupport.parkNanos(this, left > 0 ? left : 1_000);
+        }
+    }
+
+    /** A carrier thread ends. */
+    void ended(Carrier c) {
+        if (live.remove(c)) {
+            count.decrementAndGet();
+        }
+    }
+
+    /** Carrier threads alive now: the processors' carriers, spares, and carriers that lost a processor. */
+    int carrierThreads() {
+        return count.get();
+    }
+
+    int maxCarriers() {
+        return maxCarriers;
+    }
+
+    /** Wakes every waiting spare so that it sees the pool stopping. */
+    void stop() {
+        for (Carrier c : waiting) {
+            LockSupport.unpark(c);
+        }
+    }
+
+    void joinAll() throws InterruptedException {
+        for (;;) {
+            Carrier any = null;
+            for (Carrier c : live) {
+                any = c;
+                break;
+            }
+            if (any == null) {
+                return;
+            }
+            LockSupport.unpark(any);
+            any.join(10);
+        }
+    }
+}
