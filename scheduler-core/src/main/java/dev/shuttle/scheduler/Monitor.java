@@ -43,7 +43,7 @@ final class Monitor implements Runnable {
      */
     static final long STUCK_NANOS = 1_000_000;
     /** A timer this far overdue while every processor sleeps was missed by every other path. */
-    private static final long MISSED_TIMER_NANOS = 1_000_000;
+    private static final long MISSED_TIMER_NANOS = 2_000_000;
 
     private final CarrierPool pool;
     private final long timeSliceNanos;
@@ -59,7 +59,8 @@ final class Monitor implements Runnable {
     private final long[] seenCpu;
     /** Monitor-owned: when the last look was. */
     private long lastLook;
-    private boolean lostWakeSeen;
+    private boolean lostWorkSeen;
+    private long lostTimerSeen = TimerHeap.NONE;
     /** Work the monitor found that no other path would have taken: lost wake-ups and missed timers. */
     private final AtomicLong rescues = new AtomicLong();
     /** Processors taken from a carrier that was blocked or ran past its time slice. */
@@ -232,14 +233,18 @@ final class Monitor implements Runnable {
     }
 
     /**
-     * A processor idle and nobody searching, yet work queued or a timer overdue, at two looks in a row: a lost
-     * wake-up. Wake a carrier and count it. A busy processor's runNext does not count: its owner runs it.
+     * A processor idle and nobody searching, yet work queued, or the same timer overdue, at two looks in a row: a lost
+     * wake-up. Wake a carrier and count it. A busy processor's runNext does not count: its owner runs it. A timer
+     * counts only once it is {@link #MISSED_TIMER_NANOS} overdue and still the earliest at the next look, so that a
+     * watcher the OS is slow to schedule on a loaded machine is not taken for a lost wake-up.
      */
     private boolean rescueLostWakeUp(long now) {
-        boolean lost = pool.idle.count() > 0 && pool.searching.get() == 0
-                && (pool.hasStealableWork() || overdueTimer(now));
-        boolean rescue = lost && lostWakeSeen;
-        lostWakeSeen = lost && !rescue;
+        boolean candidate = pool.idle.count() > 0 && pool.searching.get() == 0;
+        boolean queued = candidate && pool.hasStealableWork();
+        long overdue = candidate ? overdueTimer(now) : TimerHeap.NONE;
+        boolean rescue = (queued && lostWorkSeen) || (overdue != TimerHeap.NONE && overdue == lostTimerSeen);
+        lostWorkSeen = queued && !rescue;
+        lostTimerSeen = rescue ? TimerHeap.NONE : overdue;
         if (rescue) {
             rescues.incrementAndGet();
             pool.wakeAny();
@@ -247,8 +252,9 @@ final class Monitor implements Runnable {
         return rescue;
     }
 
-    private boolean overdueTimer(long now) {
+    /** The earliest deadline if it is {@link #MISSED_TIMER_NANOS} overdue, else {@link TimerHeap#NONE}. */
+    private long overdueTimer(long now) {
         long earliest = pool.timers.earliest(now);
-        return earliest != TimerHeap.NONE && now - earliest > MISSED_TIMER_NANOS;
+        return earliest != TimerHeap.NONE && now - earliest > MISSED_TIMER_NANOS ? earliest : TimerHeap.NONE;
     }
 }
