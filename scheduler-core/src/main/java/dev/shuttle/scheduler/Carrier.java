@@ -63,8 +63,8 @@ final class Carrier extends Thread implements IntPredicate {
     /** Set when the thread starts; read by the monitor. */
     private volatile ThreadActivity activity;
 
-    Carrier(CarrierPool pool, int serial, Processor initial) {
-        super(null, null, "shuttle-carrier-" + serial, 0, false);
+    Carrier(CarrierPool pool, ThreadGroup group, int serial, Processor initial) {
+        super(group, null, "shuttle-carrier-" + serial, 0, false);
         this.pool = pool;
         this.serial = serial;
         this.p = initial;

@@ -28,6 +28,12 @@ final class SpareCarriers {
     private final CarrierPool pool;
     private final int maxCarriers;
     private final long keepAliveNanos;
+    /**
+     * The group of every carrier thread: the creating thread's, taken once, since hand-offs create carriers from
+     * whatever thread hands off (the monitor, a virtual thread entering a blocking call, a submitter), and a virtual
+     * thread's group is not one for platform threads.
+     */
+    private final ThreadGroup group;
     /** Waiting spares, most recently parked first (its stack is warmest); may hold claimed or ended ones. */
     private final ConcurrentLinkedDeque<Carrier> waiting = new ConcurrentLinkedDeque<>();
     /** Every carrier thread created and not yet ended, for {@code close} to join. */
@@ -42,12 +48,19 @@ final class SpareCarriers {
         this.pool = pool;
         this.maxCarriers = maxCarriers;
         this.keepAliveNanos = keepAliveNanos;
+        ThreadGroup g = Thread.currentThread().getThreadGroup();
+        if (Thread.currentThread().isVirtual()) {
+            while (g.getParent() != null) {
+                g = g.getParent();
+            }
+        }
+        this.group = g;
     }
 
     /** The processors' first carriers, one each, not yet started. */
     Carrier createInitial(Processor proc) {
         count.incrementAndGet();
-        Carrier c = new Carrier(pool, nextSerial.getAndIncrement(), proc);
+        Carrier c = new Carrier(pool, group, nextSerial.getAndIncrement(), proc);
         proc.bindInitial(c);
         live.add(c);
         return c;
@@ -110,7 +123,7 @@ final class SpareCarriers {
                 return null;
             }
             if (count.compareAndSet(n, n + 1)) {
-                return new Carrier(pool, nextSerial.getAndIncrement(), null);
+                return new Carrier(pool, group, nextSerial.getAndIncrement(), null);
             }
         }
     }
