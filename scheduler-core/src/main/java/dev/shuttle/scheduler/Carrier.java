@@ -24,12 +24,6 @@ final class Carrier extends Thread implements IntPredicate {
     /** Consecutive runNext picks before the queue gets a turn (Go bounds the pair by a shared time slice). */
     static final int RUN_NEXT_LIMIT = 61;
     private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
-    /**
-     * A search spins instead of yielding when a timer falls due sooner than this. {@code Thread.yield} can hand the
-     * core to another runnable thread for a whole time slice, several milliseconds on Linux, and a searching carrier
-     * is neither idle nor between tasks: nobody would fire the timer meanwhile.
-     */
-    static final long YIELD_HORIZON_NANOS = 10_000_000L;
     static final int SPARE_RUNNING = 0;
     static final int SPARE_WAITING = 1;
     static final int SPARE_CLAIMED = 2;
@@ -229,13 +223,13 @@ final class Carrier extends Thread implements IntPredicate {
         if (t % CarrierPool.GLOBAL_FAIRNESS_TICKS == 0 && (task = pool.global.poll()) != null) {
             return found(task);
         }
-        if ((task = takeLocal(proc)) != null || (task = takeGlobal(proc)) != null) {
+        if ((task = takeLocal(proc)) != null || (task = WorkSearch.takeGlobal(pool, proc)) != null) {
             return found(task);
         }
         if (pool.timers.fireAnyExpired(proc) > 0 && (task = takeLocal(proc)) != null) {
             return found(task);
         }
-        if (tryBeginSearching() && (task = search(proc)) != null) {
+        if (tryBeginSearching() && (task = WorkSearch.search(pool, proc)) != null) {
             return found(task);
         }
         return prepareToPark() ? awaitWake(proc) : null;
@@ -254,25 +248,6 @@ final class Carrier extends Thread implements IntPredicate {
         return proc.runQueue.pollRunNext();
     }
 
-    /** Takes one task from the global queue and moves a fair share of the rest into the local queue. */
-    private Runnable takeGlobal(Processor proc) {
-        Runnable first = pool.global.poll();
-        if (first != null) {
-            int share = Math.min(pool.global.size() / pool.processors.length, RunQueue.CAPACITY / 2);
-            for (int i = 0; i < share; i++) {
-                Runnable next = pool.global.poll();
-                if (next == null) {
-                    break;
-                }
-                if (!proc.runQueue.offer(next)) {
-                    pool.global.offer(next);
-                    break;
-                }
-            }
-        }
-        return first;
-    }
-
     /**
      * Go's {@code resetspinning}: a searcher that found work stops searching, and if it was the last searcher it
      * wakes another carrier, since submitters skipped waking anyone while it searched.
@@ -285,75 +260,6 @@ final class Carrier extends Thread implements IntPredicate {
             }
         }
         return task;
-    }
-
-    /**
-     * Bounded search: rounds over the global queue and every busy processor, with spin and yield pauses as far as the
-     * {@link SpinBudget} allows. Only a search that paused can tell a stuck processor's runNext from a busy one's. It
-     * spins instead of yielding when a timer falls due within {@link #YIELD_HORIZON_NANOS}.
-     */
-    private Runnable search(Processor proc) {
-        SpinBudget budget = proc.spinBudget;
-        int rounds = budget.startSearch();
-        for (int round = 0; round <= rounds; round++) {
-            Runnable task = pool.global.isEmpty() ? null : takeGlobal(proc);
-            if (task == null) {
-                task = stealPass(proc, round == 0, round > 0 && round == rounds);
-            }
-            if (task != null) {
-                budget.found(round);
-                return task;
-            }
-            if (round < rounds) {
-                budget.pause(round, pool.spin.yieldsAfter(round) && pool.timers.dueWithin(YIELD_HORIZON_NANOS));
-            }
-        }
-        budget.wasted();
-        return null;
-    }
-
-    /**
-     * One pass over the busy processors from a random start, skipping idle ones (seed 001): an idle processor's
-     * queue is empty, since a carrier only parks with an empty queue and only tasks running on a processor push to
-     * it. A victim's runNext is taken too when the {@link Monitor} saw its tick stand still at the tick it has now,
-     * or, in the last round, when its tick has not moved since the first round: it is stuck in one long task, and its
-     * runNext would otherwise wait for it.
-     */
-    private Runnable stealPass(Processor proc, boolean firstRound, boolean lastRound) {
-        IdleSet idle = pool.idle;
-        Processor[] all = pool.processors;
-        int words = idle.wordCount();
-        int s = proc.seed;
-        s ^= s << 13;
-        s ^= s >>> 17;
-        s ^= s << 5;
-        proc.seed = s;
-        int startWord = Math.floorMod(s, words);
-        int startBit = (s >>> 8) & 63;
-        int self = proc.index;
-        for (int k = 0; k < words; k++) {
-            int w = (startWord + k) % words;
-            long busy = idle.busyWord(w) & ~(w == self >>> 6 ? 1L << self : 0L);
-            long rotated = Long.rotateRight(busy, startBit);
-            while (rotated != 0) {
-                int bit = (Long.numberOfTrailingZeros(rotated) + startBit) & 63;
-                rotated &= rotated - 1;
-                Processor victim = all[(w << 6) + bit];
-                int victimTick = victim.tick();
-                if (firstRound) {
-                    proc.ticksAtSearchStart[victim.index] = victimTick;
-                }
-                Runnable task = victim.runQueue.stealInto(proc.runQueue);
-                if (task == null && (victim.isStuckAt(victimTick)
-                        || lastRound && victimTick == proc.ticksAtSearchStart[victim.index])) {
-                    task = victim.runQueue.stealRunNext();
-                }
-                if (task != null) {
-                    return task;
-                }
-            }
-        }
-        return null;
     }
 
     /**

@@ -65,7 +65,7 @@
  * number of rounds over the global queue and the busy carriers' queues, separated first by {@code onSpinWait}
  * bursts, then by {@code Thread.yield} ({@link dev.shuttle.scheduler.SpinPolicy}); then the carrier parks. A
  * searcher is neither idle nor between tasks, so nothing fires timers while it is away: when one falls due within
- * {@code Carrier.YIELD_HORIZON_NANOS} it spins where it would yield, since a yield can lose the core for a time
+ * {@code WorkSearch.YIELD_HORIZON_NANOS} it spins where it would yield, since a yield can lose the core for a time
  * slice. Each carrier spends only as many of those pauses as its {@link dev.shuttle.scheduler.SpinBudget} allows:
  * the budget shrinks while searches find nothing and is restored when spinning pays or would have paid. An idle
  * scheduler's carriers are all parked and use no CPU.
