@@ -341,7 +341,10 @@ final class Carrier extends Thread implements IntPredicate {
         return true;
     }
 
-    /** Owner: true in the scheduling loop itself, false while a task runs. */
+    /**
+     * True in the scheduling loop itself, false while a task runs. Exact for the owner; another thread (the
+     * management counts) reads a plain field and gets an estimate.
+     */
     boolean isBetweenTasks() {
         return current == null;
     }

@@ -326,6 +326,69 @@ final class CarrierPool extends ForkJoinPool {
         monitor.join();
     }
 
+    /*
+     * What the JDK's VirtualThreadSchedulerMXBean and jcmd ask the default scheduler, which with the agent is this
+     * pool (DefaultSchedulerTransformer). Each is an O(parallelism) estimate, like ForkJoinPool's own.
+     */
+
+    /** The number of processors. */
+    @Override
+    public int getParallelism() {
+        return processors.length;
+    }
+
+    /**
+     * Shuttle cannot change its number of processors at run time yet.
+     *
+     * @throws IllegalArgumentException naming {@code size} if it is not from 1 to 32767
+     * @throws UnsupportedOperationException for any valid size
+     */
+    @Override
+    public int setParallelism(int size) {
+        if (size < 1 || size > ShuttleScheduler.MAX_PARALLELISM) {
+            throw new IllegalArgumentException("parallelism must be between 1 and " + ShuttleScheduler.MAX_PARALLELISM
+                    + ", was " + size);
+        }
+        throw new UnsupportedOperationException("Shuttle cannot change its parallelism at run time yet; it stays "
+                + processors.length);
+    }
+
+    /** Carrier threads alive: one per processor, plus spares and carriers that lost their processor. */
+    @Override
+    public int getPoolSize() {
+        return spares.carrierThreads();
+    }
+
+    /**
+     * Carrier threads running a virtual thread (the JDK's MXBean reports it as mounted threads): those holding a
+     * processor and those that lost theirs while blocked and still run the thread they had.
+     */
+    @Override
+    public int getActiveThreadCount() {
+        return spares.mountedCount();
+    }
+
+    @Override
+    public int getRunningThreadCount() {
+        return getActiveThreadCount();
+    }
+
+    /** Virtual threads queued on processors (run queues and runNext slots). */
+    @Override
+    public long getQueuedTaskCount() {
+        long queued = 0;
+        for (Processor proc : processors) {
+            queued += proc.runQueue.size();
+        }
+        return queued;
+    }
+
+    /** Virtual threads in the global queue. */
+    @Override
+    public int getQueuedSubmissionCount() {
+        return global.size();
+    }
+
     @Override
     public String toString() {
         return "ShuttleScheduler[parallelism=" + processors.length + ", carriers=" + spares.carrierThreads()

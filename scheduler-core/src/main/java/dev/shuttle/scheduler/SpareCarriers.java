@@ -163,8 +163,15 @@ final class SpareCarriers {
         return count.get();
     }
 
-    int maxCarriers() {
-        return maxCarriers;
+    /** Carrier threads running a virtual thread now; a racy estimate. */
+    int mountedCount() {
+        int mounted = 0;
+        for (Carrier c : live) {
+            if (!c.isBetweenTasks()) {
+                mounted++;
+            }
+        }
+        return mounted;
     }
 
     /** Wakes every waiting spare so that it sees the pool stopping. */

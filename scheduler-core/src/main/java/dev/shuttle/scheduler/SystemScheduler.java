@@ -25,6 +25,9 @@ import java.util.concurrent.Executor;
  *       took (its new field exists), then remove the transformer.</li>
  *   <li>Start the scheduler and store its executor in {@code ThreadBuilders.shuttle$defaultScheduler}. From then on
  *       virtual threads created from platform threads without an explicit scheduler run on it.</li>
+ *   <li>Rewrite {@code VirtualThread.defaultScheduler()} ({@link DefaultSchedulerTransformer}) so that the JDK's
+ *       scheduler MXBean and {@code jcmd Thread.vthread_scheduler} describe Shuttle; a failure here only logs a
+ *       warning.</li>
  * </ol>
  * Any problem is returned as one line naming the property and its value; the agent prints it and exits.
  */
@@ -136,6 +139,12 @@ final class SystemScheduler {
             scheduler.close();
             return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
+        }
+        String report = DefaultSchedulerTransformer.install(inst);
+        if (report != null) {
+            // Scheduling works without it; only the JDK's scheduler MXBean and jcmd keep describing the JDK's pool.
+            System.getLogger("dev.shuttle.scheduler").log(System.Logger.Level.WARNING, "Shuttle: " + report
+                    + "; the JDK's VirtualThreadSchedulerMXBean keeps describing the JDK's own scheduler");
         }
         return null;
     }

@@ -29,7 +29,7 @@ import java.util.concurrent.Executor;
  * adds one field and prepends four lines to that method:
  *
  * <pre>{@code
- * private static volatile Executor shuttle$defaultScheduler;   // set by the agent, reflectively
+ * static volatile Executor shuttle$defaultScheduler;   // set by the agent, reflectively; read by VirtualThread
  *
  * static Thread newVirtualThread(Executor scheduler, String name, int characteristics, Runnable task) {
  *     if (scheduler == null && !Thread.currentThread().isVirtual()) {
@@ -41,7 +41,9 @@ import java.util.concurrent.Executor;
  *
  * So only the "platform parent, no scheduler" case changes: an explicit scheduler is kept, and a virtual parent's
  * scheduler is still inherited by the constructor. Code in {@code java.base} cannot name Shuttle's classes (they
- * live in the application class loader), hence a plain {@link Executor} field that the agent fills in.
+ * live in the application class loader), hence a plain {@link Executor} field that the agent fills in. The field is
+ * package-private so that {@link DefaultSchedulerTransformer}'s rewrite of {@code VirtualThread.defaultScheduler()}
+ * can read it.
  * {@code Thread.currentThread()} and {@code Thread.isVirtual()} (an {@code instanceof BaseVirtualThread}) are
  * intrinsic or trivial, allocate nothing and take no lock, so they are safe at that point.
  *
@@ -105,7 +107,7 @@ final class ThreadBuildersTransformer implements ClassFileTransformer {
             throw new IllegalStateException(CLASS_NAME + " already has a field " + FIELD);
         }
         ClassTransform addField = ClassTransform.endHandler(cb -> cb.withField(FIELD, CD_EXECUTOR,
-                ClassFile.ACC_PRIVATE | ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE));
+                ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE));
         ClassTransform prepend = ClassTransform.transformingMethodBodies(ThreadBuildersTransformer::isTarget,
                 new PrependDefaultScheduler());
         return cf.transformClass(model, prepend.andThen(addField));

@@ -1,5 +1,9 @@
 package dev.shuttle.scheduler.agent;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import jdk.management.VirtualThreadSchedulerMXBean;
+import java.lang.management.ManagementFactory;
 import dev.shuttle.scheduler.ShuttleScheduler;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -46,10 +50,52 @@ public final class AgentApps {
             case "apis" -> app.apis(Integer.parseInt(args[1]));
             case "http" -> app.http(Integer.parseInt(args[1]));
             case "plain" -> app.plain();
+            case "jdk-mxbean" -> app.jdkMxBean(Integer.parseInt(args[1]));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
         System.exit(app.failures.isEmpty() ? 0 : 3);
+    }
+
+    /** The JDK's own scheduler MXBean, with Shuttle installed by the agent, describes Shuttle. */
+    private void jdkMxBean(int parallelism) throws Exception {
+        VirtualThreadSchedulerMXBean mx = ManagementFactory.getPlatformMXBean(VirtualThreadSchedulerMXBean.class);
+        check("getParallelism() == " + parallelism, mx.getParallelism() == parallelism, mx);
+        check("getPoolSize() == " + parallelism + " when idle", mx.getPoolSize() == parallelism, mx);
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch spinning = new CountDownLatch(parallelism);
+        List<Thread> spinners = new ArrayList<>();
+        for (int i = 0; i < parallelism; i++) {
+            spinners.add(Thread.startVirtualThread(() -> {
+                spinning.countDown();
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            }));
+        }
+        spinning.await();
+        check("mounted count sees the running threads", mx.getMountedVirtualThreadCount() >= parallelism, mx);
+        List<Thread> queued = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            queued.add(Thread.startVirtualThread(() -> { }));
+        }
+        check("queued count sees the queued threads", mx.getQueuedVirtualThreadCount() >= 5, mx);
+        String zero;
+        try {
+            mx.setParallelism(0);
+            zero = "accepted";
+        } catch (IllegalArgumentException e) {
+            zero = e.getMessage();
+        }
+        check("setParallelism(0) is refused naming the value", zero.contains("was 0"), zero);
+        check("and changes nothing", mx.getParallelism() == parallelism, mx);
+        stop.set(true);
+        for (Thread t : spinners) {
+            t.join();
+        }
+        for (Thread t : queued) {
+            t.join();
+        }
     }
 
     private void check(String name, boolean ok, Object detail) {

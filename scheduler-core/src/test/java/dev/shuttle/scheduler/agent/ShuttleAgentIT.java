@@ -132,6 +132,14 @@ class ShuttleAgentIT {
     }
 
     @Test
+    void theJdksSchedulerMxBeanDescribesShuttle() throws Exception {
+        Run run = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=3"), "jdk-mxbean", "3");
+        assertPassed(run, "getParallelism() == 3", "getPoolSize() == 3 when idle",
+                "mounted count sees the running threads", "queued count sees the queued threads",
+                "setParallelism(0) is refused naming the value", "and changes nothing");
+    }
+
+    @Test
     void httpServerHandlersRunOnShuttle() throws Exception {
         Run run = run(java25(), List.of(SHUTTLE), "http", "2000");
         assertPassed(run, "2000 requests handled on Shuttle");

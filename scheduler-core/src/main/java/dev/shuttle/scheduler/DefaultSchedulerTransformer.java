@@ -1,0 +1,108 @@
+package dev.shuttle.scheduler;
+
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.ClassTransform;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.CodeElement;
+import java.lang.classfile.CodeTransform;
+import java.lang.classfile.Label;
+import java.lang.classfile.MethodModel;
+import java.lang.constant.ClassDesc;
+import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
+import java.security.ProtectionDomain;
+import java.util.concurrent.Executor;
+
+/**
+ * Makes the JDK report Shuttle as its default virtual-thread scheduler once the agent installed it: rewrites
+ * {@code java.lang.VirtualThread.defaultScheduler()}, by retransformation (the class is loaded at VM start), to
+ *
+ * <pre>{@code
+ * static Executor defaultScheduler() {
+ *     Executor shuttle = ThreadBuilders.shuttle$defaultScheduler;   // ThreadBuildersTransformer's field
+ *     if (shuttle != null) return shuttle;
+ *     return DEFAULT_SCHEDULER;                                      // the JDK's code
+ * }
+ * }</pre>
+ *
+ * In JDK 25 only management reads that method (through {@code JavaLangAccess.virtualThreadDefaultScheduler}): the
+ * {@code jdk.management.VirtualThreadSchedulerMXBean} and {@code jcmd <pid> Thread.vthread_scheduler}. Scheduling
+ * itself uses the field {@code DEFAULT_SCHEDULER} directly and is not affected. The MXBean casts the scheduler to
+ * {@code ForkJoinPool} and asks it for its parallelism, pool size, active threads and queued tasks, which
+ * {@link CarrierPool} answers for Shuttle.
+ */
+final class DefaultSchedulerTransformer implements ClassFileTransformer {
+    static final String INTERNAL_NAME = "java/lang/VirtualThread";
+    private static final ClassDesc CD_EXECUTOR = ClassDesc.of(Executor.class.getName());
+    private static final ClassDesc CD_THREAD_BUILDERS = ClassDesc.of(ThreadBuildersTransformer.CLASS_NAME);
+    private static final String METHOD = "defaultScheduler";
+    private static final String DESCRIPTOR = "()Ljava/util/concurrent/Executor;";
+
+    private volatile Throwable failure;
+
+    /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
+    static String install(Instrumentation inst) {
+        DefaultSchedulerTransformer transformer = new DefaultSchedulerTransformer();
+        inst.addTransformer(transformer, true);
+        try {
+            Class<?> vt = Class.forName(INTERNAL_NAME.replace('/', '.'), false, null);
+            if (!inst.isModifiableClass(vt)) {
+                return "java.lang.VirtualThread cannot be retransformed in this JVM";
+            }
+            inst.retransformClasses(vt);
+            Throwable why = transformer.failure;
+            return why == null ? null : "cannot rewrite java.lang.VirtualThread." + METHOD + ": " + why;
+        } catch (ClassNotFoundException | UnmodifiableClassException | RuntimeException e) {
+            return "cannot rewrite java.lang.VirtualThread." + METHOD + ": " + e;
+        } finally {
+            inst.removeTransformer(transformer);
+        }
+    }
+
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (loader != null || !INTERNAL_NAME.equals(className)) {
+            return null;
+        }
+        try {
+            return rewrite(classfileBuffer);
+        } catch (Throwable e) {
+            failure = e;
+            return null;
+        }
+    }
+
+    /** The rewritten class file; throws if the JDK's method is not the one this rewrite was written against. */
+    static byte[] rewrite(byte[] classfile) {
+        ClassFile cf = ClassFile.of();
+        ClassModel model = cf.parse(classfile);
+        if (model.methods().stream().noneMatch(m -> isTarget(m) && m.code().isPresent())) {
+            throw new IllegalStateException("java.lang.VirtualThread has no method " + METHOD + DESCRIPTOR);
+        }
+        return cf.transformClass(model, ClassTransform.transformingMethodBodies(
+                DefaultSchedulerTransformer::isTarget, new CodeTransform() {
+                    @Override
+                    public void atStart(CodeBuilder cb) {
+                        Label jdk = cb.newLabel();
+                        cb.getstatic(CD_THREAD_BUILDERS, ThreadBuildersTransformer.FIELD, CD_EXECUTOR)
+                          .dup()
+                          .ifnull(jdk)
+                          .areturn()
+                          .labelBinding(jdk)
+                          .pop();
+                    }
+
+                    @Override
+                    public void accept(CodeBuilder cb, CodeElement element) {
+                        cb.with(element);
+                    }
+                }));
+    }
+
+    private static boolean isTarget(MethodModel m) {
+        return m.methodName().equalsString(METHOD) && m.methodType().equalsString(DESCRIPTOR);
+    }
+}
