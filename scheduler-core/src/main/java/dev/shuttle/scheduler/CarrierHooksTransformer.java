@@ -13,10 +13,8 @@ import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
-import java.security.ProtectionDomain;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
@@ -49,11 +47,9 @@ import java.util.function.IntPredicate;
  * of classes already loaded as well as on first load. Without the agent (the explicit API alone) nothing is
  * rewritten: queued-work answers "no" on Shuttle's carriers and marked blocking calls hold their carrier until the
  * {@link Monitor} hands its processor off.
- *
- * <p>A transformer must not throw (the JVM would silently keep the original bytes), so failures are kept for
- * {@link #install} to report.
+
  */
-final class CarrierHooksTransformer implements ClassFileTransformer {
+final class CarrierHooksTransformer extends JdkClassRewrite {
     /** The question codes a {@link Carrier} answers in {@link Carrier#test}. */
     static final int QUEUED_WORK = 0;
     static final int BEGIN_BLOCKING = 1;
@@ -121,8 +117,6 @@ final class CarrierHooksTransformer implements ClassFileTransformer {
           .labelBinding(jdk);
     }
 
-    private volatile Throwable failure;
-
     /**
      * Adds the hooks to the JDK, retransforming whichever target class is loaded already. Returns null when done,
      * else why not.
@@ -144,8 +138,8 @@ final class CarrierHooksTransformer implements ClassFileTransformer {
                 } else {
                     Class.forName(name, false, null);
                 }
-                if (transformer.failure != null) {
-                    return "cannot rewrite " + name + ": " + transformer.failure;
+                if (transformer.failure() != null) {
+                    return "cannot rewrite " + name + ": " + transformer.failure();
                 }
             }
             return null;
@@ -157,21 +151,13 @@ final class CarrierHooksTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (loader != null || !(FJWT.equals(className) || BLOCKER.equals(className))) {
-            return null;
-        }
-        try {
-            return rewrite(className, classfileBuffer);
-        } catch (Throwable e) {
-            failure = e;
-            return null;
-        }
+    boolean appliesTo(String internalName, boolean redefining) {
+        return FJWT.equals(internalName) || BLOCKER.equals(internalName);
     }
 
     /** The rewritten class file; throws if a target method is not the one these rewrites were written against. */
-    static byte[] rewrite(String className, byte[] classfile) {
+    @Override
+    byte[] rewrite(String className, byte[] classfile) {
         ClassFile cf = ClassFile.of();
         ClassModel model = cf.parse(classfile);
         ClassTransform all = ClassTransform.ACCEPT_ALL;

@@ -9,10 +9,8 @@ import java.lang.classfile.CodeTransform;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.ClassDesc;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
-import java.security.ProtectionDomain;
 import java.util.concurrent.Executor;
 
 /**
@@ -33,14 +31,12 @@ import java.util.concurrent.Executor;
  * {@code ForkJoinPool} and asks it for its parallelism, pool size, active threads and queued tasks, which
  * {@link CarrierPool} answers for Shuttle.
  */
-final class DefaultSchedulerTransformer implements ClassFileTransformer {
+final class DefaultSchedulerTransformer extends JdkClassRewrite {
     static final String INTERNAL_NAME = "java/lang/VirtualThread";
     private static final ClassDesc CD_EXECUTOR = ClassDesc.of(Executor.class.getName());
     private static final ClassDesc CD_THREAD_BUILDERS = ClassDesc.of(ThreadBuildersTransformer.CLASS_NAME);
     private static final String METHOD = "defaultScheduler";
     private static final String DESCRIPTOR = "()Ljava/util/concurrent/Executor;";
-
-    private volatile Throwable failure;
 
     /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
     static String install(Instrumentation inst) {
@@ -52,7 +48,7 @@ final class DefaultSchedulerTransformer implements ClassFileTransformer {
                 return "java.lang.VirtualThread cannot be retransformed in this JVM";
             }
             inst.retransformClasses(vt);
-            Throwable why = transformer.failure;
+            Throwable why = transformer.failure();
             return why == null ? null : "cannot rewrite java.lang.VirtualThread." + METHOD + ": " + why;
         } catch (ClassNotFoundException | UnmodifiableClassException | RuntimeException e) {
             return "cannot rewrite java.lang.VirtualThread." + METHOD + ": " + e;
@@ -62,17 +58,13 @@ final class DefaultSchedulerTransformer implements ClassFileTransformer {
     }
 
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (loader != null || !INTERNAL_NAME.equals(className)) {
-            return null;
-        }
-        try {
-            return rewrite(classfileBuffer);
-        } catch (Throwable e) {
-            failure = e;
-            return null;
-        }
+    boolean appliesTo(String internalName, boolean redefining) {
+        return INTERNAL_NAME.equals(internalName);
+    }
+
+    @Override
+    byte[] rewrite(String internalName, byte[] classfile) {
+        return rewrite(classfile);
     }
 
     /** The rewritten class file; throws if the JDK's method is not the one this rewrite was written against. */

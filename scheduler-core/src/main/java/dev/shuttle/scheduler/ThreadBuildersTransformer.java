@@ -12,9 +12,7 @@ import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
-import java.lang.instrument.ClassFileTransformer;
 import java.lang.reflect.AccessFlag;
-import java.security.ProtectionDomain;
 import java.util.concurrent.Executor;
 
 /**
@@ -50,11 +48,9 @@ import java.util.concurrent.Executor;
  * <p>Adding a field is allowed only on a class's first load, not on a retransformation. {@code ThreadBuilders} is
  * loaded lazily, on the first virtual-thread creation, which comes after {@code premain} unless another agent created
  * a virtual thread first; {@link SystemScheduler} checks that the field exists after loading the class.
- *
- * <p>A transformer must not throw (the JVM would silently load the original bytes), so failures are kept in
- * {@link #failure()} for the agent to report.
+
  */
-final class ThreadBuildersTransformer implements ClassFileTransformer {
+final class ThreadBuildersTransformer extends JdkClassRewrite {
     static final String INTERNAL_NAME = "java/lang/ThreadBuilders";
     static final String CLASS_NAME = "java.lang.ThreadBuilders";
     static final String FIELD = "shuttle$defaultScheduler";
@@ -66,25 +62,15 @@ final class ThreadBuildersTransformer implements ClassFileTransformer {
     private static final MethodTypeDesc METHOD_TYPE = MethodTypeDesc.of(CD_Thread, CD_EXECUTOR,
             ClassDesc.of(String.class.getName()), ClassDesc.ofDescriptor("I"), ClassDesc.of(Runnable.class.getName()));
 
-    private volatile Throwable failure;
-
     @Override
-    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
-                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
-        if (loader != null || classBeingRedefined != null || !INTERNAL_NAME.equals(className)) {
-            return null;
-        }
-        try {
-            return rewrite(classfileBuffer);
-        } catch (Throwable e) {
-            failure = e;
-            return null;
-        }
+    boolean appliesTo(String internalName, boolean redefining) {
+        // Adding a field is allowed only on a class's first load.
+        return !redefining && INTERNAL_NAME.equals(internalName);
     }
 
-    /** Why the rewrite failed, or null. */
-    Throwable failure() {
-        return failure;
+    @Override
+    byte[] rewrite(String internalName, byte[] classfile) {
+        return rewrite(classfile);
     }
 
     /** The rewritten class file; throws if the JDK's method is not the one this rewrite was written against. */
