@@ -111,6 +111,13 @@ final class SystemScheduler {
         Field defaultScheduler;
         inst.addTransformer(transformer);
         try {
+            if (!runsVirtualThreadsOnContinuations()) {
+                // Not an error of the user's: the JVM has no scheduler to replace.
+                System.err.println("shuttle: warning: this JVM runs virtual threads as platform threads"
+                        + " (-XX:-VMContinuations), so there is no scheduler to replace; " + IMPL_CLASS_PROPERTY
+                        + " is ignored and scheduling is unchanged");
+                return null;
+            }
             try {
                 JdkVirtualThreads.requireAvailable();
             } catch (UnsupportedOperationException e) {
@@ -196,6 +203,15 @@ final class SystemScheduler {
             throw new IllegalArgumentException("too short; " + expected);
         }
         return d;
+    }
+
+    /**
+     * False when the JVM runs with {@code -XX:-VMContinuations}: the JDK then makes every virtual thread a platform
+     * thread ({@code ThreadBuilders$BoundVirtualThread}) and uses no scheduler. An unstarted virtual thread tells,
+     * and is never started.
+     */
+    static boolean runsVirtualThreadsOnContinuations() {
+        return Thread.ofVirtual().unstarted(() -> { }).getClass().getName().equals("java.lang.VirtualThread");
     }
 
     /** Null if {@code name} is a scheduler the agent can install, else why not. */

@@ -154,6 +154,28 @@ class ShuttleAgentIT {
                 "children of Shuttle threads stay on Shuttle");
     }
 
+    @Test
+    void withoutContinuationsTheAgentWarnsOnceAndLeavesSchedulingUnchanged() throws Exception {
+        Run run = run(java25(), List.of(SHUTTLE, "-XX:+UnlockExperimentalVMOptions", "-XX:-VMContinuations"), "plain");
+        // The app itself runs (its Shuttle checks fail: without continuations no scheduler runs virtual threads).
+        assertTrue(run.out().startsWith("main started"), run::toString);
+        assertTrue(run.firstErrLine().startsWith("shuttle: warning: this JVM runs virtual threads as platform threads"
+                + " (-XX:-VMContinuations)"), run::toString);
+        assertTrue(run.out().contains("ok systemDefault() is empty"), run::toString);
+    }
+
+    @Test
+    void badCarrierOptionsStopTheJvmWithOneLine() throws Exception {
+        Run max = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=2", "-Dshuttle.maxCarriers=1"), "plain");
+        assertEquals(1, max.exitCode(), max::toString);
+        assertEquals("shuttle: -Dshuttle.maxCarriers=1: out of range; expected an integer from the parallelism (2) to"
+                + " 32767", max.firstErrLine(), max::toString);
+        Run slice = run(java25(), List.of(SHUTTLE, "-Dshuttle.timeSlice=10"), "plain");
+        assertEquals(1, slice.exitCode(), slice::toString);
+        assertEquals("shuttle: -Dshuttle.timeSlice=10: no unit; expected a duration such as 10ms or 1s (at least 1ms),"
+                + " or off", slice.firstErrLine(), slice::toString);
+    }
+
     static Stream<Arguments> badInputs() {
         String supported = "the only supported value is dev.shuttle.scheduler.ShuttleScheduler";
         String range = "expected an integer from 1 to 32767";
