@@ -375,6 +375,12 @@ final class Carrier extends Thread implements IntPredicate {
         return a == null ? -1 : a.activeNanos();
     }
 
+    /** Whether this thread is on a CPU or runnable right now, as far as known; see {@link ThreadActivity}. */
+    boolean isKnownRunnable() {
+        ThreadActivity a = activity;
+        return a != null && a.isKnownRunnable();
+    }
+
     /** A {@link SpareCarriers} waiter: claims this waiting spare for a hand-off. */
     boolean claimSpare() {
         return SPARE_STATE.compareAndSet(this, SPARE_WAITING, SPARE_CLAIMED);

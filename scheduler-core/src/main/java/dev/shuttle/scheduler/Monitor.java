@@ -208,9 +208,12 @@ final class Monitor implements Runnable {
         if (phase == Processor.BLOCKING) {
             return retake(proc, state);
         }
-        long cpu = activeNanos(proc.holder());
-        // Read only for a processor already stuck with work waiting: the first such look takes the baseline.
-        boolean offCpu = cpu >= 0 && seenCpu[i] >= 0 && (cpu - seenCpu[i]) * 8 < now - lastLook;
+        Carrier holder = proc.holder();
+        long cpu = activeNanos(holder);
+        // Read only for a processor already stuck with work waiting: the first such look takes the baseline. The
+        // counters lag a carrier on a CPU by up to a scheduler tick, so its state must say it is not runnable too.
+        boolean offCpu = cpu >= 0 && seenCpu[i] >= 0 && (cpu - seenCpu[i]) * 8 < now - lastLook
+                && !holder.isKnownRunnable();
         seenCpu[i] = cpu;
         long stuckFor = now - seenSince[i];
         if ((offCpu && stuckFor >= STUCK_NANOS) || (timeSliceNanos > 0 && stuckFor >= timeSliceNanos)) {

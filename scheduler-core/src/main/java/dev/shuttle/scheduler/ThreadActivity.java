@@ -17,34 +17,45 @@ import java.nio.file.Path;
  * thread finds its own task directory through {@code /proc/thread-self} when it starts, since Java does not expose
  * the kernel's thread id. Elsewhere it falls back to the thread's CPU time alone, which cannot tell a thread waiting
  * for a core from a blocked one: a wrong guess costs a spare thread, never correctness ({@link Processor}).
+ *
+ * <p>Those counters alone are not enough: the kernel adds to them only at its scheduler tick (1 to 10 ms) and when
+ * the thread gets a CPU, so between two looks closer than a tick, or while the thread waits long in a busy run queue,
+ * a carrier spinning on a CPU shows no progress. {@link #isKnownRunnable} reads the thread's state from
+ * {@code /proc/self/task/<tid>/stat}, which is exact at the moment of the look: {@code R} for running or runnable.
  */
 final class ThreadActivity {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final Path schedstat;
+    private final Path stat;
     private final long threadId;
 
-    private ThreadActivity(Path schedstat, long threadId) {
+    private ThreadActivity(Path schedstat, Path stat, long threadId) {
         this.schedstat = schedstat;
+        this.stat = stat;
         this.threadId = threadId;
     }
 
     /** The activity source of the calling thread. */
     static ThreadActivity ofCurrentThread() {
         Path path = null;
+        Path state = null;
         try {
             Path self = Path.of("/proc/thread-self");
             if (Files.exists(self)) {
-                Path candidate = Path.of("/proc/self/task").resolve(Files.readSymbolicLink(self).getFileName())
-                        .resolve("schedstat");
-                if (Files.isReadable(candidate)) {
-                    path = candidate;
+                Path task = Path.of("/proc/self/task").resolve(Files.readSymbolicLink(self).getFileName());
+                if (Files.isReadable(task.resolve("schedstat"))) {
+                    path = task.resolve("schedstat");
+                }
+                if (Files.isReadable(task.resolve("stat"))) {
+                    state = task.resolve("stat");
                 }
             }
         } catch (IOException | RuntimeException e) {
             path = null;
+            state = null;
         }
-        return new ThreadActivity(path, Thread.currentThread().threadId());
+        return new ThreadActivity(path, state, Thread.currentThread().threadId());
     }
 
     /**
@@ -63,5 +74,20 @@ final class ThreadActivity {
             }
         }
         return THREADS.getThreadCpuTime(threadId);
+    }
+
+    /** Whether the thread is running or waiting for a CPU at this moment; false if it is not, or if unknown. */
+    boolean isKnownRunnable() {
+        if (stat == null) {
+            return false;
+        }
+        try {
+            String line = new String(Files.readAllBytes(stat), StandardCharsets.US_ASCII);
+            // "tid (name) S ...": the name may hold spaces and parentheses, the state follows the last ')'.
+            int at = line.lastIndexOf(')') + 2;
+            return at > 1 && at < line.length() && line.charAt(at) == 'R';
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 }

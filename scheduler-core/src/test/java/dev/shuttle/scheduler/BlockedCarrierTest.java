@@ -2,12 +2,10 @@ package dev.shuttle.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -26,14 +24,7 @@ class BlockedCarrierTest {
 
     @Test
     void workKeepsMovingWhileOneCarrierIsBlockedInTheKernel(@TempDir Path dir) throws Exception {
-        Path fifo = dir.resolve("fifo");
-        Process mkfifo;
-        try {
-            mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        } catch (IOException e) {
-            mkfifo = null;
-        }
-        assumeTrue(mkfifo != null && mkfifo.waitFor() == 0 && Files.exists(fifo), "mkfifo is not available");
+        Path fifo = BlockedCarriersTest.mkfifo(dir.resolve("fifo"));
 
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             CountDownLatch blocking = new CountDownLatch(1);
