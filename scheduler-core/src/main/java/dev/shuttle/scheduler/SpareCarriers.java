@@ -163,6 +163,11 @@ final class SpareCarriers {
         return count.get();
     }
 
+    /** The cap on carrier threads alive at once. */
+    int maxCarriers() {
+        return maxCarriers;
+    }
+
     /** Carrier threads running a virtual thread now; a racy estimate. */
     int mountedCount() {
         int mounted = 0;

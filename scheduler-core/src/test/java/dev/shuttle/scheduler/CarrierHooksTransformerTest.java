@@ -52,7 +52,7 @@ class CarrierHooksTransformerTest {
 
     static void checkRewrite(String owner, String method, String descriptor, int question) throws Exception {
         byte[] original = jdkClass(owner);
-        byte[] rewritten = CarrierHooksTransformer.rewrite(owner, original);
+        byte[] rewritten = new CarrierHooksTransformer().rewrite(owner, original);
         List<Instruction> before = instructions(ClassFile.of().parse(original), method, descriptor);
         List<Instruction> after = instructions(ClassFile.of().parse(rewritten), method, descriptor);
 
@@ -90,7 +90,7 @@ class CarrierHooksTransformerTest {
                 .withMethodBody("somethingElse", MethodTypeDesc.of(ConstantDescs.CD_boolean),
                         ClassFile.ACC_STATIC, code -> code.iconst_0().ireturn()));
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> CarrierHooksTransformer.rewrite(CarrierHooksTransformer.FJWT, without));
+                () -> new CarrierHooksTransformer().rewrite(CarrierHooksTransformer.FJWT, without));
         assertEquals("java/util/concurrent/ForkJoinWorkerThread has no static method hasKnownQueuedWork()Z",
                 e.getMessage());
     }
@@ -101,7 +101,7 @@ class CarrierHooksTransformerTest {
                 .withMethodBody("begin", MethodTypeDesc.of(ConstantDescs.CD_boolean), ClassFile.ACC_PUBLIC,
                         code -> code.iconst_0().ireturn()));
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> CarrierHooksTransformer.rewrite(CarrierHooksTransformer.BLOCKER, instance));
+                () -> new CarrierHooksTransformer().rewrite(CarrierHooksTransformer.BLOCKER, instance));
         assertEquals("jdk/internal/misc/Blocker has no static method begin()Z", e.getMessage());
         assertTrue(!ClassFile.of().parse(instance).methods().get(0).flags().has(AccessFlag.STATIC));
     }
