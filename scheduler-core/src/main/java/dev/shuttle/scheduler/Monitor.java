@@ -157,6 +157,22 @@ final class Monitor implements Runnable {
 
     /** Parks without a timeout while nothing can need the monitor; returns whether it did. */
     private boolean sleepWhileAllIdle() {
+        if (!prepareToSleep()) {
+            return false;
+        }
+        while (asleep && !pool.isStopping()) {
+            LockSupport.park(this);
+        }
+        return true;
+    }
+
+    /**
+     * The non-blocking half of sleeping without a timeout, apart so that a test can play the monitor: publish
+     * {@code asleep}, then look once more. A carrier that left the idle set before the publication is seen by the
+     * look; one that leaves after it sees the flag in {@link #processorBusy} ({@code MonitorSleepVersusBusyStress}).
+     * Returns true when the monitor must now park until woken.
+     */
+    boolean prepareToSleep() {
         if (!nothingToWatch()) {
             return false;
         }
@@ -166,10 +182,12 @@ final class Monitor implements Runnable {
             asleep = false;
             return false;
         }
-        while (asleep && !pool.isStopping()) {
-            LockSupport.park(this);
-        }
         return true;
+    }
+
+    /** Whether the monitor sleeps without a timeout and no busy processor has woken it yet. */
+    boolean isAsleep() {
+        return asleep;
     }
 
     private boolean nothingToWatch() {

@@ -120,8 +120,7 @@ final class SpareCarriers {
      * out or the pool stops (the carrier then ends).
      */
     Processor awaitProcessor(Carrier self) {
-        self.beginWaitingAsSpare();
-        waiting.addFirst(self);
+        beginWaiting(self);
         long deadline = System.nanoTime() + keepAliveNanos;
         for (;;) {
             Processor proc = self.takeHanded();
@@ -129,13 +128,30 @@ final class SpareCarriers {
                 return proc;
             }
             long left = deadline - System.nanoTime();
-            if ((left <= 0 || pool.isStopping()) && self.retireSpare()) {
-                waiting.remove(self);
+            if ((left <= 0 || pool.isStopping()) && retire(self)) {
                 return null;
             }
             // Claimed but not yet handed: the claimer is about to give a processor or put us back.
             LockSupport.parkNanos(this, left > 0 ? left : 1_000);
         }
+    }
+
+    /**
+     * The first, non-blocking step of {@link #awaitProcessor}: {@code self} becomes a waiting spare that a hand-off may
+     * claim. Apart, with {@link #retire}, so that {@code SpareClaimVersusRetireStress} can play the spare.
+     */
+    void beginWaiting(Carrier self) {
+        self.beginWaitingAsSpare();
+        waiting.addFirst(self);
+    }
+
+    /** The spare's keep-alive ran out: it ends, unless a hand-off claimed it first (then it waits to be handed). */
+    boolean retire(Carrier self) {
+        if (!self.retireSpare()) {
+            return false;
+        }
+        waiting.remove(self);
+        return true;
     }
 
     /** A carrier thread ends. */
