@@ -30,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that found nothing to do (Go's backoff). While
  * every processor is idle and no timer is pending it parks without a timeout, and the first processor to leave the
  * idle set wakes it ({@link #processorBusy}). The race: the monitor publishes {@code asleep}, then reads the idle
- * set; a carrier clears its idle bit, then reads {@code asleep}. All volatile or atomic, so one sees the other.
+ * set; a carrier clears its idle bit, then reads {@code asleep}. All volatile or atomic, so one sees the other
+ * ({@code MonitorSleepVersusBusyStress}).
  */
 final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;

@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * by the CAS {@code WAITING -> EXITING}: a claimed spare never ends, an ending spare is never handed a processor.
  * The claimer takes the processor from its stuck carrier ({@link Processor#tryRetake}) only after it has a thread
  * for it, so a processor is never taken and left without a carrier; if the take fails (the stuck carrier came back
- * first), the spare goes back to waiting.
+ * first), the spare goes back to waiting ({@code SpareClaimVersusRetireStress}).
  */
 final class SpareCarriers {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
