@@ -30,7 +30,8 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that found nothing to do (Go's backoff). While
  * every processor is idle and no timer is pending it parks without a timeout, and the first processor to leave the
  * idle set wakes it ({@link #processorBusy}). The race: the monitor publishes {@code asleep}, then reads the idle
- * set; a carrier clears its idle bit, then reads {@code asleep}. All volatile or atomic, so one sees the other.
+ * set; a carrier clears its idle bit, then reads {@code asleep}. All volatile or atomic, so one sees the other
+ * ({@code MonitorSleepVersusBusyStress}).
  */
 final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;
@@ -158,6 +159,22 @@ final class Monitor implements Runnable {
 
     /** Parks without a timeout while nothing can need the monitor; returns whether it did. */
     private boolean sleepWhileAllIdle() {
+        if (!prepareToSleep()) {
+            return false;
+        }
+        while (asleep && !pool.isStopping()) {
+            LockSupport.park(this);
+        }
+        return true;
+    }
+
+    /**
+     * The non-blocking half of sleeping without a timeout, apart so that a test can play the monitor: publish
+     * {@code asleep}, then look once more. A carrier that left the idle set before the publication is seen by the
+     * look; one that leaves after it sees the flag in {@link #processorBusy} ({@code MonitorSleepVersusBusyStress}).
+     * Returns true when the monitor must now park until woken.
+     */
+    boolean prepareToSleep() {
         if (!nothingToWatch()) {
             return false;
         }
@@ -167,10 +184,12 @@ final class Monitor implements Runnable {
             asleep = false;
             return false;
         }
-        while (asleep && !pool.isStopping()) {
-            LockSupport.park(this);
-        }
         return true;
+    }
+
+    /** Whether the monitor sleeps without a timeout and no busy processor has woken it yet. */
+    boolean isAsleep() {
+        return asleep;
     }
 
     private boolean nothingToWatch() {

@@ -20,7 +20,7 @@ import java.util.concurrent.locks.LockSupport;
  * by the CAS {@code WAITING -> EXITING}: a claimed spare never ends, an ending spare is never handed a processor.
  * The claimer takes the processor from its stuck carrier ({@link Processor#tryRetake}) only after it has a thread
  * for it, so a processor is never taken and left without a carrier; if the take fails (the stuck carrier came back
- * first), the spare goes back to waiting.
+ * first), the spare goes back to waiting ({@code SpareClaimVersusRetireStress}).
  */
 final class SpareCarriers {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
@@ -133,8 +133,7 @@ final class SpareCarriers {
      * out or the pool stops (the carrier then ends).
      */
     Processor awaitProcessor(Carrier self) {
-        self.beginWaitingAsSpare();
-        waiting.addFirst(self);
+        beginWaiting(self);
         long deadline = System.nanoTime() + keepAliveNanos;
         for (;;) {
             Processor proc = self.takeHanded();
@@ -142,13 +141,30 @@ final class SpareCarriers {
                 return proc;
             }
             long left = deadline - System.nanoTime();
-            if ((left <= 0 || pool.isStopping()) && self.retireSpare()) {
-                waiting.remove(self);
+            if ((left <= 0 || pool.isStopping()) && retire(self)) {
                 return null;
             }
             // Claimed but not yet handed: the claimer is about to give a processor or put us back.
             LockSupport.parkNanos(this, left > 0 ? left : 1_000);
         }
+    }
+
+    /**
+     * The first, non-blocking step of {@link #awaitProcessor}: {@code self} becomes a waiting spare that a hand-off may
+     * claim. Apart, with {@link #retire}, so that {@code SpareClaimVersusRetireStress} can play the spare.
+     */
+    void beginWaiting(Carrier self) {
+        self.beginWaitingAsSpare();
+        waiting.addFirst(self);
+    }
+
+    /** The spare's keep-alive ran out: it ends, unless a hand-off claimed it first (then it waits to be handed). */
+    boolean retire(Carrier self) {
+        if (!self.retireSpare()) {
+            return false;
+        }
+        waiting.remove(self);
+        return true;
     }
 
     /** A carrier thread ends. */
