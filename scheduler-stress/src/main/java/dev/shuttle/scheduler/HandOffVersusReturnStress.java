@@ -126,7 +126,7 @@ public class HandOffVersusReturnStress {
 
     /** A spare carrier, never started, waiting in the pool's spares as one whose processor was taken would. */
     static Carrier waitingSpare(CarrierPool pool, int serial) {
-        Carrier spare = new Carrier(pool, serial, null);
+        Carrier spare = new Carrier(pool, Thread.currentThread().getThreadGroup(), serial, null);
         pool.spares.beginWaiting(spare);
         return spare;
     }
