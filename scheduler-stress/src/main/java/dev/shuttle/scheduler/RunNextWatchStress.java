@@ -31,6 +31,8 @@ public class RunNextWatchStress {
     private final Runnable woken = () -> { };
 
     public RunNextWatchStress() {
+        // Carrier 0 runs a task: the thread it wakes is pushed from inside that task.
+        pool.processors[0].beginTask(pool.processors[0].holder());
         pool.idle.add(1);
         pool.processors[0].runQueue.putRunNext(() -> { });
         pool.monitor.watchRunNext();
