@@ -171,7 +171,12 @@ final class Carrier extends Thread implements IntPredicate {
                 if (blocking || proc == null || !pool.enterBlocking(proc, this)) {
                     return false;
                 }
+                // Recorded before the hand-off: handing off may start a thread, and the virtual thread running
+                // this may unmount on the way (class loading takes monitors). Then this carrier's endTask sees
+                // the blocking call and takes the processor back if the hand-off has not happened yet, and the
+                // hand-off, resumed on another carrier, finds the state changed and gives up.
                 blocking = true;
+                pool.handOffIfWorkWaits(proc, this);
                 return true;
             }
             case CarrierHooksTransformer.END_BLOCKING -> {

@@ -212,19 +212,23 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     /**
-     * Go's {@code entersyscall} for a call the JDK marks as blocking: moves {@code proc} to phase BLOCKING, and hands
-     * it to another carrier thread at once if work waits for it. Returns false if {@code proc} is no longer
-     * {@code self}'s.
+     * Go's {@code entersyscall} for a call the JDK marks as blocking: moves {@code proc} to phase BLOCKING, where the
+     * monitor or a waker that finds no idle processor may hand it to another carrier. Returns false if {@code proc}
+     * is no longer {@code self}'s. A CAS and a count only: nothing here can unmount the calling virtual thread.
      */
     boolean enterBlocking(Processor proc, Carrier self) {
         if (!proc.enterBlocking(self)) {
             return false;
         }
         blocking.incrementAndGet();
+        return true;
+    }
+
+    /** Hands {@code proc}, just put in phase BLOCKING by {@code self}, to another carrier at once if work waits. */
+    void handOffIfWorkWaits(Processor proc, Carrier self) {
         if (proc.hasWaitingWork(System.nanoTime()) || (idle.count() == 0 && hasGlobalWork())) {
             retake(proc, Processor.word(self, Processor.BLOCKING));
         }
-        return true;
     }
 
     /** Go's {@code exitsyscall}: takes {@code proc} back if nobody took it; returns false if it was taken. */
