@@ -192,7 +192,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         // bits: the volatile store above is ordered before this load.
         long w = waiters;
         if ((w & RESERVED) != 0) {
-            unparkReserver();
+            passAfterRelease();
         } else if ((w >>> HEAD_SHIFT) != 0 && ((w & SPINNING) == 0 || --checkCountdown < 0)) {
             // Kept out of line so that this method inlines into unlock: under contention the
             // usual release sees sleepers and a spinner and must cost no more than the store.
@@ -210,10 +210,16 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         return false;
     }
 
-    /** The reserver set RESERVED after our check and may have seen the lock held: let it look again. */
-    private void unparkReserver() {
-        if (handoff instanceof Thread t) {
-            LockSupport.unpark(t);
+    /**
+     * The reserver set RESERVED after our first look, and may have seen the bits still taken and
+     * parked. Take the lock back, unless someone (the reserver, or a barger whose release will
+     * grant) got there first, and pass it over; if the reservation ended meanwhile, release again.
+     */
+    private void passAfterRelease() {
+        int s = state;
+        int nb = tryAcquireBits(s);
+        if (nb >= 0 && STATE.compareAndSet(this, s, nb)) {
+            release(nb - s);
         }
     }
 
@@ -281,7 +287,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     }
 
     /** Acquires the lock bits by CAS if they are acquirable now. */
-    private boolean casAcquire() {
+    final boolean casAcquire() {
         int s = state;
         int nb = tryAcquireBits(s);
         return nb >= 0 && STATE.compareAndSet(this, s, nb);
@@ -343,14 +349,8 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
                 if (weSpin) {
                     spinRole(false);
                 }
-                push(node, weSpin);
+                goToSleep(node, weSpin);
                 weSpin = false;
-                // Dekker with the release (store the bits, then load the waiters word): either
-                // the releaser sees our node, or we see the bits it freed and make its wake
-                // decision ourselves, which pops us (or another sleeper) as woken.
-                if (tryAcquireBits(state) >= 0) {
-                    wakeSleeper(false);
-                }
                 int outcome = sleep(node, interruptible, timed, deadline);
                 if (outcome != WaiterNode.WOKEN) {
                     if (outcome == INTERRUPTED) {
@@ -390,22 +390,34 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     }
 
     /**
+     * Pushes a waiter's node (status SLEEPING), giving up the spin role in the same CAS if
+     * {@code weSpin}, so that a release will wake it. Dekker with the release, which stores the
+     * lock bits and then loads the waiters word: the push is a locked CAS, so either the release
+     * sees our node, or we see the bits it freed and make its wake decision ourselves, which
+     * pops us (or a newer sleeper) as woken.
+     */
+    final void goToSleep(WaiterNode node, boolean weSpin) {
+        push(node, weSpin);
+        if (tryAcquireBits(state) >= 0) {
+            wakeSleeper(false);
+        }
+    }
+
+    /**
      * The bound on waiting (Go's sync.Mutex starvation mode, which the runtime mutex lacks): a
      * waiter that has starved reserves the lock, and the next release passes it over still held,
      * so no arrival or spinner can barge in between. Returns false, changing nothing, if another
      * waiter holds the reservation. Only for uninterruptible waits: a reservation must not be
      * abandoned.
      */
-    private boolean acquireByHandoff() {
-        Thread me = Thread.currentThread();
-        // The handoff slot is the reservation token; only its owner sets or clears RESERVED.
-        if (!HANDOFF.compareAndSet(this, null, me)) {
+    final boolean acquireByHandoff() {
+        if (!reserve()) {
             return false;
         }
-        WAITERS.getAndBitwiseOr(this, RESERVED);
-        // Dekker with the release (store the bits, then load the waiters word, see RESERVED and
-        // unpark us): either it sees RESERVED, or we see the bits it freed. A release that saw
-        // RESERVED before its store passes the lock over instead (GRANTED).
+        // Dekker with the release (store the bits, then load the waiters word and, seeing
+        // RESERVED, take the lock back and pass it over): either it sees RESERVED, or we see the
+        // bits it freed. A release that saw RESERVED before its store passes the lock over
+        // without freeing it (GRANTED).
         boolean interrupted = false;
         while (handoff != GRANTED && !casAcquire()) {
             LockSupport.park(this);
@@ -416,9 +428,23 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         WAITERS.getAndBitwiseAnd(this, ~RESERVED);
         handoff = null;
         if (interrupted) {
-            me.interrupt();
+            Thread.currentThread().interrupt();
         }
         return true;
+    }
+
+    /** Takes the handoff slot (the reservation token) and sets RESERVED; false if another waiter holds it. */
+    final boolean reserve() {
+        if (!HANDOFF.compareAndSet(this, null, Thread.currentThread())) {
+            return false;
+        }
+        WAITERS.getAndBitwiseOr(this, RESERVED);
+        return true;
+    }
+
+    /** Whether a release has passed the lock to the reserver. */
+    final boolean reservationGranted() {
+        return handoff == GRANTED;
     }
 
     private static final int TIMED_OUT = -2;
@@ -461,7 +487,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     }
 
     /** Gives up the spin role without acquiring: a release may have skipped its wake because of us. */
-    private void abandonSpin() {
+    final void abandonSpin() {
         dropSpin();
         wakeSleeper(false);
     }
