@@ -4,40 +4,43 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The state word of a {@link SpinBitSynchronizer} and the LIFO stack of sleepers it heads: push,
- * the wake decision (Go's unlock2Wake), and withdrawal of a sleeper that gives up. The acquire
- * and release policy (spinning, sleeping, handoff) lives in the subclass; the layout and every
- * transition are described in the package documentation.
+ * The waiters word of a {@link SpinBitSynchronizer}: the spin role, the reservation flag and the
+ * LIFO stack of sleepers it heads, with push, the wake decision (Go's unlock2Wake) and withdrawal
+ * of a sleeper that gives up. The lock bits live in the subclass's own field; the acquire and
+ * release policy (spinning, sleeping, handoff) lives there too. The layout and every transition
+ * are described in the package documentation.
  *
  * <p>Only a holder of STACK_LOCKED pops or relinks nodes, so {@code WaiterNode.next} of a node on
  * the stack needs no atomics: pushers write it before their CAS, the stack-lock holder writes it
  * before the CAS that releases STACK_LOCKED, and readers read it after acquiring STACK_LOCKED.
  */
 abstract class SleeperStack {
-    static final long LOCK_MASK = 0xFFFFL;
-    static final long SPINNING = 1L << 16;
-    static final long STACK_LOCKED = 1L << 17;
-    static final long HANDOFF = 1L << 18;
+    static final long SPINNING = 1L;
+    static final long STACK_LOCKED = 1L << 1;
+    static final long RESERVED = 1L << 2;
     static final long FLAG_MASK = 0xFFFF_FFFFL;
     static final int HEAD_SHIFT = 32;
 
-    static final VarHandle STATE;
+    static final VarHandle WAITERS;
 
     static {
         try {
-            STATE = MethodHandles.lookup().findVarHandle(SleeperStack.class, "state", long.class);
+            WAITERS = MethodHandles.lookup().findVarHandle(SleeperStack.class, "waiters", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** Lock bits, SPINNING, STACK_LOCKED, HANDOFF, and the head sleeper's id in the upper 32 bits. */
-    volatile long state;
+    /** SPINNING, STACK_LOCKED, RESERVED, and the head sleeper's id in the upper 32 bits. */
+    volatile long waiters;
 
     SleeperStack() {
     }
 
-    /** Number of sleepers, counted under the stack lock. */
+    /**
+     * Number of sleepers, counted under the stack lock. A release that found the stack lock
+     * taken by us skipped its wake, so we make the wake decision for it afterwards.
+     */
     final int countSleepers() {
         long v = lockStack();
         int n = 0;
@@ -45,6 +48,7 @@ abstract class SleeperStack {
             n++;
         }
         unlockStack();
+        wakeSleeper(false);
         return n;
     }
 
@@ -61,7 +65,7 @@ abstract class SleeperStack {
             WaiterNode head = WaiterTable.get((int) (v >>> HEAD_SHIFT));
             if (head == node) {
                 long next = headBits(node.next) | (v & FLAG_MASK & ~STACK_LOCKED);
-                long w = (long) STATE.compareAndExchange(this, v, next);
+                long w = (long) WAITERS.compareAndExchange(this, v, next);
                 if (w == v) {
                     removed = true;
                     break;
@@ -95,7 +99,7 @@ abstract class SleeperStack {
      * this same decision on a fresher word, or a withdrawing waiter who will call us afterwards.
      */
     final void wakeSleeper(boolean antiStarve) {
-        long v = state;
+        long v = waiters;
         if (!antiStarve && (v & SPINNING) != 0) {
             return;
         }
@@ -103,7 +107,7 @@ abstract class SleeperStack {
             if ((v >>> HEAD_SHIFT) == 0 || (v & STACK_LOCKED) != 0) {
                 return;
             }
-            long w = (long) STATE.compareAndExchange(this, v, v | STACK_LOCKED);
+            long w = (long) WAITERS.compareAndExchange(this, v, v | STACK_LOCKED);
             if (w == v) {
                 v |= STACK_LOCKED;
                 break;
@@ -138,7 +142,7 @@ abstract class SleeperStack {
             // runs (microseconds), later releases see a spinner and do not wake a herd.
             boolean grant = wake != null && (v & SPINNING) == 0;
             long flags = (v & FLAG_MASK & ~STACK_LOCKED) | (grant ? SPINNING : 0L);
-            long w = (long) STATE.compareAndExchange(this, v, headPart | flags);
+            long w = (long) WAITERS.compareAndExchange(this, v, headPart | flags);
             if (w == v) {
                 if (wake != null) {
                     wake.spinGranted = grant;
@@ -151,14 +155,20 @@ abstract class SleeperStack {
     }
 
     /**
-     * Pushes a node whose status is already {@link WaiterNode#SLEEPING} while the caller holds
-     * the synchronizer, so the holder's release will see it (a condition signal's transfer).
+     * Pushes a node whose status is already {@link WaiterNode#SLEEPING}, giving up the spin role
+     * in the same CAS if {@code dropSpin}. Whoever pushes must then make sure a release sees the
+     * node: a condition signal pushes while it holds the synchronizer; a waiter re-reads the lock
+     * bits afterwards (see {@link SpinBitSynchronizer}).
      */
-    final void pushSleeper(WaiterNode node) {
-        long v = state;
+    final void push(WaiterNode node, boolean dropSpin) {
+        long v = waiters;
         for (;;) {
             node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
-            long w = (long) STATE.compareAndExchange(this, v, ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK));
+            long next = ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK);
+            if (dropSpin) {
+                next &= ~SPINNING;
+            }
+            long w = (long) WAITERS.compareAndExchange(this, v, next);
             if (w == v) {
                 return;
             }
@@ -166,11 +176,22 @@ abstract class SleeperStack {
         }
     }
 
+    /** Takes the spin role if nobody holds it. */
+    final boolean takeSpin() {
+        long v = waiters;
+        return (v & SPINNING) == 0 && WAITERS.compareAndSet(this, v, v | SPINNING);
+    }
+
+    /** Gives up the spin role, which the caller holds: one atomic add, no CAS loop against pushers. */
+    final void dropSpin() {
+        WAITERS.getAndAdd(this, -SPINNING);
+    }
+
     final long lockStack() {
-        long v = state;
+        long v = waiters;
         for (int spins = 0; ; spins++) {
             if ((v & STACK_LOCKED) == 0) {
-                long w = (long) STATE.compareAndExchange(this, v, v | STACK_LOCKED);
+                long w = (long) WAITERS.compareAndExchange(this, v, v | STACK_LOCKED);
                 if (w == v) {
                     return v | STACK_LOCKED;
                 }
@@ -183,14 +204,14 @@ abstract class SleeperStack {
             } else {
                 Thread.onSpinWait();
             }
-            v = state;
+            v = waiters;
         }
     }
 
     final void unlockStack() {
-        long v = state;
+        long v = waiters;
         for (;;) {
-            long w = (long) STATE.compareAndExchange(this, v, v & ~STACK_LOCKED);
+            long w = (long) WAITERS.compareAndExchange(this, v, v & ~STACK_LOCKED);
             if (w == v) {
                 return;
             }
