@@ -31,7 +31,7 @@ public class RunNextWatchStress {
     private final Runnable woken = () -> { };
 
     public RunNextWatchStress() {
-        // Carrier 0 runs a task: the thread it wakes is pushed from inside that task.
+        // The pusher is a task running on processor 0: pushLocal takes any other phase for a lost processor and wakes.
         pool.processors[0].beginTask(pool.processors[0].holder());
         pool.idle.add(1);
         pool.processors[0].runQueue.putRunNext(() -> { });
