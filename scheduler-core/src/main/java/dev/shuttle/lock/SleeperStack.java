@@ -4,43 +4,40 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The waiters word of a {@link SpinBitSynchronizer}: the spin role, the reservation flag and the
- * LIFO stack of sleepers it heads, with push, the wake decision (Go's unlock2Wake) and withdrawal
- * of a sleeper that gives up. The lock bits live in the subclass's own field; the acquire and
- * release policy (spinning, sleeping, handoff) lives there too. The layout and every transition
- * are described in the package documentation.
+ * The state word of a {@link SpinBitSynchronizer} and the LIFO stack of sleepers it heads: push,
+ * the wake decision (Go's unlock2Wake), and withdrawal of a sleeper that gives up. The acquire
+ * and release policy (spinning, sleeping, handoff) lives in the subclass; the layout and every
+ * transition are described in the package documentation.
  *
  * <p>Only a holder of STACK_LOCKED pops or relinks nodes, so {@code WaiterNode.next} of a node on
  * the stack needs no atomics: pushers write it before their CAS, the stack-lock holder writes it
  * before the CAS that releases STACK_LOCKED, and readers read it after acquiring STACK_LOCKED.
  */
 abstract class SleeperStack {
-    static final long SPINNING = 1L;
-    static final long STACK_LOCKED = 1L << 1;
-    static final long RESERVED = 1L << 2;
+    static final long LOCK_MASK = 0xFFFFL;
+    static final long SPINNING = 1L << 16;
+    static final long STACK_LOCKED = 1L << 17;
+    static final long HANDOFF = 1L << 18;
     static final long FLAG_MASK = 0xFFFF_FFFFL;
     static final int HEAD_SHIFT = 32;
 
-    static final VarHandle WAITERS;
+    static final VarHandle STATE;
 
     static {
         try {
-            WAITERS = MethodHandles.lookup().findVarHandle(SleeperStack.class, "waiters", long.class);
+            STATE = MethodHandles.lookup().findVarHandle(SleeperStack.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** SPINNING, STACK_LOCKED, RESERVED, and the head sleeper's id in the upper 32 bits. */
-    volatile long waiters;
+    /** Lock bits, SPINNING, STACK_LOCKED, HANDOFF, and the head sleeper's id in the upper 32 bits. */
+    volatile long state;
 
     SleeperStack() {
     }
 
-    /**
-     * Number of sleepers, counted under the stack lock. A release that found the stack lock
-     * taken by us skipped its wake, so we make the wake decision for it afterwards.
-     */
+    /** Number of sleepers, counted under the stack lock. */
     final int countSleepers() {
         long v = lockStack();
         int n = 0;
@@ -48,7 +45,6 @@ abstract class SleeperStack {
             n++;
         }
         unlockStack();
-        wakeSleeper(false);
         return n;
     }
 
@@ -65,7 +61,7 @@ abstract class SleeperStack {
             WaiterNode head = WaiterTable.get((int) (v >>> HEAD_SHIFT));
             if (head == node) {
                 long next = headBits(node.next) | (v & FLAG_MASK & ~STACK_LOCKED);
-                long w = (long) WAITERS.compareAndExchange(this, v, next);
+                long w = (long) STATE.compareAndExchange(this, v, next);
                 if (w == v) {
                     removed = true;
                     break;
@@ -99,7 +95,7 @@ abstract class SleeperStack {
      * this same decision on a fresher word, or a withdrawing waiter who will call us afterwards.
      */
     final void wakeSleeper(boolean antiStarve) {
-        long v = waiters;
+        long v = state;
         if (!antiStarve && (v & SPINNING) != 0) {
             return;
         }
@@ -107,7 +103,7 @@ abstract class SleeperStack {
             if ((v >>> HEAD_SHIFT) == 0 || (v & STACK_LOCKED) != 0) {
                 return;
             }
-            long w = (long) WAITERS.compareAndExchange(this, v, v | STACK_LOCKED);
+            long w = (long) STATE.compareAndExchange(this, v, v | STACK_LOCKED);
             if (w == v) {
                 v |= STACK_LOCKED;
                 break;
@@ -142,7 +138,7 @@ abstract class SleeperStack {
             // runs (microseconds), later releases see a spinner and do not wake a herd.
             boolean grant = wake != null && (v & SPINNING) == 0;
             long flags = (v & FLAG_MASK & ~STACK_LOCKED) | (grant ? SPINNING : 0L);
-            long w = (long) WAITERS.compareAndExchange(this, v, headPart | flags);
+            long w = (long) STATE.compareAndExchange(this, v, headPart | flags);
             if (w == v) {
                 if (wake != null) {
                     wake.spinGranted = grant;
@@ -155,20 +151,14 @@ abstract class SleeperStack {
     }
 
     /**
-     * Pushes a node whose status is already {@link WaiterNode#SLEEPING}, giving up the spin role
-     * in the same CAS if {@code dropSpin}. Whoever pushes must then make sure a release sees the
-     * node: a condition signal pushes while it holds the synchronizer; a waiter re-reads the lock
-     * bits afterwards (see {@link SpinBitSynchronizer}).
+     * Pushes a node whose status is already {@link WaiterNode#SLEEPING} while the caller holds
+     * the synchronizer, so the holder's release will see it (a condition signal's transfer).
      */
-    final void push(WaiterNode node, boolean dropSpin) {
-        long v = waiters;
+    final void pushSleeper(WaiterNode node) {
+        long v = state;
         for (;;) {
             node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
-            long next = ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK);
-            if (dropSpin) {
-                next &= ~SPINNING;
-            }
-            long w = (long) WAITERS.compareAndExchange(this, v, next);
+            long w = (long) STATE.compareAndExchange(this, v, ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK));
             if (w == v) {
                 return;
             }
@@ -176,22 +166,11 @@ abstract class SleeperStack {
         }
     }
 
-    /** Takes the spin role if nobody holds it. */
-    final boolean takeSpin() {
-        long v = waiters;
-        return (v & SPINNING) == 0 && WAITERS.compareAndSet(this, v, v | SPINNING);
-    }
-
-    /** Gives up the spin role, which the caller holds: one atomic add, no CAS loop against pushers. */
-    final void dropSpin() {
-        WAITERS.getAndAdd(this, -SPINNING);
-    }
-
     final long lockStack() {
-        long v = waiters;
+        long v = state;
         for (int spins = 0; ; spins++) {
             if ((v & STACK_LOCKED) == 0) {
-                long w = (long) WAITERS.compareAndExchange(this, v, v | STACK_LOCKED);
+                long w = (long) STATE.compareAndExchange(this, v, v | STACK_LOCKED);
                 if (w == v) {
                     return v | STACK_LOCKED;
                 }
@@ -204,14 +183,14 @@ abstract class SleeperStack {
             } else {
                 Thread.onSpinWait();
             }
-            v = waiters;
+            v = state;
         }
     }
 
     final void unlockStack() {
-        long v = waiters;
+        long v = state;
         for (;;) {
-            long w = (long) WAITERS.compareAndExchange(this, v, v & ~STACK_LOCKED);
+            long w = (long) STATE.compareAndExchange(this, v, v & ~STACK_LOCKED);
             if (w == v) {
                 return;
             }

@@ -110,7 +110,7 @@ public final class SpinBitCondition implements Condition {
         if (!n.casStatus(WaiterNode.CONDITION, WaiterNode.SLEEPING)) {
             return false;                        // cancelled; its owner will look for it and not find it
         }
-        sync.push(n, false);                     // we hold the lock: our release will see it
+        sync.pushSleeper(n);
         return true;
     }
 

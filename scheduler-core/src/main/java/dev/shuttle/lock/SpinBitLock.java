@@ -20,7 +20,7 @@ public class SpinBitLock implements Lock {
     static final class Sync extends SpinBitSynchronizer {
         private static final int HELD = 1;
 
-        /** Written by the holder only; published to the next holder by the release's volatile store. */
+        /** Written by the holder only; published to the next holder by the release CAS. */
         Thread owner;
         int holds;
 
@@ -163,8 +163,8 @@ public class SpinBitLock implements Lock {
         return sync.hasSleepers();
     }
 
-    /** Whether a waiter currently holds the spin role. A snapshot, for this package's tests. */
-    boolean hasSpinner() {
+    /** Whether a waiter currently holds the spin role. A snapshot, for monitoring and tests. */
+    public boolean hasSpinner() {
         return sync.hasSpinner();
     }
 

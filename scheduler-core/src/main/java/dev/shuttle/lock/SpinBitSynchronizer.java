@@ -8,18 +8,14 @@ import java.util.concurrent.locks.LockSupport;
  * An exclusive synchronizer after Go's spin-bit runtime mutex: at most one waiter spins, the
  * others sleep on a LIFO stack, a release wakes a sleeper only when nobody is spinning, the
  * oldest sleeper is woken at most once a millisecond regardless, and a waiter that has starved for
- * 4 ms reserves the next acquisition. The two fields and each transition are described in the
- * package documentation.
+ * 4 ms reserves the next acquisition. The state word layout and each transition are described in
+ * the package documentation.
  *
- * <p>A subclass defines the lock bits, an {@code int} of its own: {@link #tryAcquireBits} says,
- * as a pure function of them, whether the synchronizer can be acquired and what acquiring leaves
- * (0 must mean free); a release subtracts what the holder acquired. Only the holder changes them
- * while they are taken, so the holder's release is a plain volatile store. A subclass also says
- * whether the calling thread holds it ({@link #isHeldExclusively}) and saves and restores its
- * holder around a condition wait ({@link #saveForWait}, {@link #restoreAfterWait}). Ownership
- * bookkeeping that only the holder touches (owner thread, hold count) belongs in subclass fields,
- * so a reentrant acquire writes no shared field. This class does everything else: spinning,
- * sleeping, waking, the time bound and conditions.
+ * <p>Subclasses own the low 16 bits of the state word (the "lock bits"): they say, as a pure
+ * function of those bits, whether the synchronizer can be acquired and what acquiring leaves,
+ * and a release subtracts from them; this class does everything else. Ownership bookkeeping
+ * that only the holder touches (owner thread, hold count) belongs in subclass fields, outside
+ * the atomic word, so a reentrant acquire never writes the shared cache line.
  */
 public abstract class SpinBitSynchronizer extends SleeperStack {
     /** Returned by {@link #tryAcquireBits} when the synchronizer is not available. */
@@ -39,47 +35,40 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     /**
      * Contended releases that see a spinner read the clock about this often, to decide whether a
      * tail wake is due. The clock is not free (about 20 ns here), and such releases are the common
-     * case under contention: a woken thread holds SPINNING for the whole of its wake-up latency,
-     * so reading the clock on a fixed 1 in 16 of them costs more than the lock/unlock itself.
+     * case under contention: a woken thread holds SPINNING for the whole of its wake-up latency
+     * (about 150 us measured on a 2-vCPU VM), so a fixed 1 in 16 cost 1.2 ns per lock/unlock.
      */
     static final long TAIL_CHECK_NANOS = 100_000L;
     /**
      * Fewest and most releases between two clock reads (Go's mutexTailWakePeriod is the fewest).
      * The most bounds how late a tail wake can be if releases slow down suddenly while spinners
-     * keep the clock unread: 4096 releases.
+     * keep the clock unread: 4096 releases. At 5 ns a release that is still only one read per
+     * 20 us, so a larger cap would buy nothing.
      */
     static final int MIN_CHECK_PERIOD = 16;
     static final int MAX_CHECK_PERIOD = 1 << 12;
     /**
-     * A woken waiter that has waited longer than this reserves the next acquisition (RESERVED).
+     * A woken waiter that has waited longer than this reserves the next acquisition (HANDOFF).
      * Go's sync.Mutex uses 1 ms for its starvation mode; each handoff costs a wake-up during
-     * which nobody runs the critical section, so a few milliseconds keeps that under a percent.
+     * which nobody holds the lock, so a few milliseconds keeps that under a percent.
      */
     static final long STARVE_NANOS = 4_000_000L;
-    /** The value of {@link #handoff} once a release has passed the held lock to the reserver. */
-    private static final Object GRANTED = new Object();
 
-    private static final VarHandle STATE;
-    private static final VarHandle HANDOFF;
+    private static final VarHandle HANDOFF_TO;
 
     static {
         try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            STATE = l.findVarHandle(SpinBitSynchronizer.class, "state", int.class);
-            HANDOFF = l.findVarHandle(SpinBitSynchronizer.class, "handoff", Object.class);
+            HANDOFF_TO = MethodHandles.lookup().findVarHandle(SpinBitSynchronizer.class, "handoffTo", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The lock bits, owned by the subclass: 0 is free. */
-    private volatile int state;
     /**
-     * The handoff reservation: null, the starving thread that holds it, or {@link #GRANTED} once
-     * a release has passed the lock to that thread. Taken by CAS from null by the reserver, moved
-     * to GRANTED by CAS by a holder, set back to null by the reserver once RESERVED is clear.
+     * The starving waiter that owns the HANDOFF reservation. Claimed by CAS before the bit is set,
+     * cleared only after the bit is cleared; read by the release that sees the bit.
      */
-    private volatile Object handoff;
+    private volatile Thread handoffTo;
     /**
      * Pacing of the tail-wake check: contended releases left before the next clock read, the
      * current number of releases between reads (a power of two, adapted so that reads come about
@@ -89,16 +78,23 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     private int checkCountdown;
     private int checkPeriod = MIN_CHECK_PERIOD;
     private long lastCheck;
-    /** When the oldest sleeper was last woken; racy, like the pacing fields. */
+    /**
+     * Whether the last release left anything but free lock bits in the word (sleepers, SPINNING,
+     * HANDOFF): picks the fast path's first CAS. A racy hint, written only when it changes.
+     */
+    private boolean dirtySeen;
+    /** When the oldest sleeper was last woken; plain and racy like {@link #checkCountdown}. */
     private long lastTailWake;
 
-    /** For subclasses. */
     protected SpinBitSynchronizer() {
     }
 
     /**
-     * Given the current lock bits, returns what they become if the caller acquires, or {@link
-     * #FAILED} if it cannot. Must be a pure function; {@code tryAcquireBits(0)} must succeed.
+     * Returns the lock bits after acquiring from {@code bits}, or {@link #FAILED} if the
+     * synchronizer is not available. Must be a pure function: it may be called many times and
+     * its answer is committed only if the state word did not change meanwhile. The fast path may
+     * claim by adding {@code tryAcquireBits(0)} to the bits and withdraw the claim right after,
+     * so bits above that value, with the claims in flight added, must read as not available.
      */
     protected abstract int tryAcquireBits(int bits);
 
@@ -112,32 +108,44 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     protected abstract void restoreAfterWait(long saved);
 
     /**
-     * Called right after this thread takes the spin role (true) and right before it gives it up
-     * (false). Package-private and empty: the invariant tests of this package count spinners
-     * through it; only the slow path calls it.
+     * Called by a waiting thread right after it takes the spin role (true) and right before it
+     * tries to give it up (false; followed by true if that attempt failed), so that a test can
+     * count spinners without ever counting one too many. Does nothing by default: overriding it
+     * is for tests, and it runs only on the slow path. Must not block.
      */
-    void spinRole(boolean taken) {
+    protected void spinRole(boolean taken) {
     }
 
     /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
     public final boolean tryAcquire() {
         int b0 = tryAcquireBits(0);
-        // Blind first: under contention the bits are free or taken, never in between, and a
-        // load before the CAS costs more than the CAS that fails.
-        if (STATE.compareAndSet(this, 0, b0)) {
-            return true;
-        }
-        int s = state;
-        for (;;) {
-            int nb = tryAcquireBits(s);
-            if (nb < 0) {
-                return false;
-            }
-            int w = (int) STATE.compareAndExchange(this, s, nb);
-            if (w == s) {
+        if (!dirtySeen) {
+            if (b0 >= 0 && STATE.compareAndSet(this, 0L, (long) b0)) {
                 return true;
             }
-            s = w;
+        } else if (b0 > 0) {
+            // The word is dirty (sleepers, a spinner), so a CAS would need a load of the word
+            // first, and that load cost 1.0 ns of a 6.1 ns lock/unlock here (5.0 ns with this
+            // add, as fast as the blind CAS on a clean word). A claim that finds the lock taken
+            // is withdrawn at once; until then the lock looks held, as if the claimer had held
+            // it for that instant.
+            if (claim(b0)) {
+                return true;
+            }
+            withdrawClaim(b0);
+            return false;
+        }
+        long v = state;
+        for (;;) {
+            int nb = tryAcquireBits((int) (v & LOCK_MASK));
+            if (nb < 0 || (v & HANDOFF) != 0) {
+                return false;
+            }
+            long w = (long) STATE.compareAndExchange(this, v, (v & ~LOCK_MASK) | nb);
+            if (w == v) {
+                return true;
+            }
+            v = w;
         }
     }
 
@@ -178,48 +186,50 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
 
     /**
      * Releases on behalf of the holder by subtracting {@code n} from the lock bits, which the
-     * holder guarantees are at least {@code n}. A reserved lock passes to the reserver still
-     * held. Otherwise a volatile store frees it, and then one load of the waiters word decides:
-     * nothing if nobody sleeps or a spinner exists (the usual case), else wake the newest sleeper,
-     * the reserver, or at most once per {@link #TAIL_WAKE_NANOS} the oldest sleeper.
+     * holder guarantees are at least {@code n}; an unconditional atomic add (one LOCK XADD, no
+     * CAS loop to lose against pushing sleepers). If sleepers were present and nobody spins,
+     * wakes the newest; at most once per {@link #TAIL_WAKE_NANOS} a contended release wakes the oldest.
      */
     public final void release(int n) {
-        if ((waiters & RESERVED) != 0 && grantHandoff()) {
-            return;
-        }
-        STATE.setVolatile(this, state - n);
-        // The other half of the Dekker pair with a waiter that pushes and then reads the lock
-        // bits: the volatile store above is ordered before this load.
-        long w = waiters;
-        if ((w & RESERVED) != 0) {
-            passAfterRelease();
-        } else if ((w >>> HEAD_SHIFT) != 0 && ((w & SPINNING) == 0 || --checkCountdown < 0)) {
-            // Kept out of line so that this method inlines into unlock: under contention the
-            // usual release sees sleepers and a spinner and must cost no more than the store.
-            wakeAfterRelease();
-        }
+        afterRelease((long) STATE.getAndAdd(this, (long) -n), n);
     }
 
-    /** Passes the held lock to the reserving thread; false if nobody holds the reservation. */
-    private boolean grantHandoff() {
-        Object h = handoff;
-        if (h instanceof Thread t && HANDOFF.compareAndSet(this, t, GRANTED)) {
-            LockSupport.unpark(t);
-            return true;
-        }
-        return false;
+    /** Adds a claim of {@code b0}; true if it acquired, else the caller must {@link #withdrawClaim} it. */
+    final boolean claim(int b0) {
+        long v = (long) STATE.getAndAdd(this, (long) b0);
+        return (v & (LOCK_MASK | HANDOFF)) == 0L;
     }
 
     /**
-     * The reserver set RESERVED after our first look, and may have seen the bits still taken and
-     * parked. Take the lock back, unless someone (the reserver, or a barger whose release will
-     * grant) got there first, and pass it over; if the reservation ended meanwhile, release again.
+     * Takes back a failed claim. While the lock bits it leaves are not free, a holder or another
+     * claimer is still there and will decide on wakes when it leaves; if they are free, the
+     * holder released while our claim made the lock look held, so we are the release that decides.
      */
-    private void passAfterRelease() {
-        int s = state;
-        int nb = tryAcquireBits(s);
-        if (nb >= 0 && STATE.compareAndSet(this, s, nb)) {
-            release(nb - s);
+    final void withdrawClaim(int b0) {
+        long v = (long) STATE.getAndAdd(this, (long) -b0);
+        if (((v - b0) & LOCK_MASK) == 0L) {
+            afterRelease(v, b0);
+        }
+    }
+
+    /** The rest of a release, given the word before its add: the hint, the handoff, the wake decision. */
+    private void afterRelease(long v, int n) {
+        boolean sleepers = (v >>> HEAD_SHIFT) != 0;
+        // Not just sleepers: a spinner alone (a woken thread on its way, no one left asleep) also
+        // makes the blind CAS from 0 fail, and a failed locked CAS before the real one cost 4 ns
+        // per lock/unlock here (8.9 against 5.0 ns).
+        boolean dirty = v - n != 0L;
+        if (dirtySeen != dirty) {
+            // Written only on change: a store that is still in the store buffer when the next
+            // lock's CAS runs makes that CAS wait for it (0.8 ns of a 5.5 ns lock/unlock here).
+            dirtySeen = dirty;
+        }
+        if ((v & HANDOFF) != 0) {
+            LockSupport.unpark(handoffTo);       // the lock is reserved; sleepers could not take it
+        } else if (sleepers && ((v & SPINNING) == 0 || --checkCountdown < 0)) {
+            // Kept out of line so that this method inlines into unlock: under contention the
+            // usual release sees sleepers and a spinner and must cost no more than the add.
+            wakeAfterRelease();
         }
     }
 
@@ -256,24 +266,27 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         checkCountdown = p;
     }
 
-    /** Releases what an exclusive holder holds, for a condition wait: the bits an acquisition from free leaves. */
+    /**
+     * Releases what an exclusive holder holds, for a condition wait: the bits an acquisition from
+     * free leaves. Not the lock bits read from the word, which may include a claim in flight.
+     */
     final void releaseForWait() {
         release(tryAcquireBits(0));
     }
 
     /** Whether any thread sleeps waiting to acquire (Go's mutexContended). A snapshot, for monitoring. */
     public final boolean hasSleepers() {
-        return (waiters >>> HEAD_SHIFT) != 0;
+        return (state >>> HEAD_SHIFT) != 0;
     }
 
-    /** Whether a waiter holds the spin role. A snapshot, for this package's tests. */
-    final boolean hasSpinner() {
-        return (waiters & SPINNING) != 0;
+    /** Whether a waiter holds the spin role. A snapshot, for monitoring and tests. */
+    public final boolean hasSpinner() {
+        return (state & SPINNING) != 0;
     }
 
     /** The current lock bits. A snapshot, for monitoring. */
     protected final int lockBits() {
-        return state;
+        return (int) (state & LOCK_MASK);
     }
 
     /** Number of sleeping waiters. Walks the stack under the stack lock; for monitoring only. */
@@ -284,13 +297,6 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     /** Returns a new condition bound to this synchronizer. */
     public final SpinBitCondition newCondition() {
         return new SpinBitCondition(this);
-    }
-
-    /** Acquires the lock bits by CAS if they are acquirable now. */
-    final boolean casAcquire() {
-        int s = state;
-        int nb = tryAcquireBits(s);
-        return nb >= 0 && STATE.compareAndSet(this, s, nb);
     }
 
     /**
@@ -311,13 +317,29 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         boolean interrupted = false;
         boolean acquired = false;
         long waitStart = System.nanoTime();
+        long v = state;
         try {
             for (int i = 0; ; i++) {
-                if (casAcquire()) {
-                    acquired = true;
-                    return true;               // the finally gives up the spin role if we held it
+                int nb = tryAcquireBits((int) (v & LOCK_MASK));
+                if (nb >= 0 && (v & HANDOFF) == 0) {
+                    long next = (v & ~LOCK_MASK) | nb;
+                    if (weSpin) {
+                        next &= ~SPINNING;
+                        spinRole(false);
+                    }
+                    if (STATE.compareAndSet(this, v, next)) {
+                        weSpin = false;
+                        acquired = true;
+                        return true;
+                    }
+                    if (weSpin) {
+                        spinRole(true);
+                    }
+                    v = state;
+                    continue;
                 }
-                if (!weSpin && takeSpin()) {
+                if (!weSpin && (v & SPINNING) == 0 && STATE.compareAndSet(this, v, v | SPINNING)) {
+                    v |= SPINNING;
                     weSpin = true;
                     spinRole(true);
                 }
@@ -329,6 +351,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
                     } else {
                         Thread.yield();
                     }
+                    v = state;
                     continue;
                 }
                 // Going to sleep. First see whether the caller still wants to wait.
@@ -345,40 +368,43 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
                     node = WaiterTable.take(me);
                     waitStart = System.nanoTime();
                 }
+                node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
                 node.setStatusPlain(WaiterNode.SLEEPING);
+                long next = ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK);
                 if (weSpin) {
+                    next &= ~SPINNING;
                     spinRole(false);
                 }
-                goToSleep(node, weSpin);
-                weSpin = false;
-                int outcome = sleep(node, interruptible, timed, deadline);
-                if (outcome != WaiterNode.WOKEN) {
-                    if (outcome == INTERRUPTED) {
-                        throw new InterruptedException();
+                if (STATE.compareAndSet(this, v, next)) {
+                    weSpin = false;
+                    int outcome = sleep(node, interruptible, timed, deadline);
+                    if (outcome != WaiterNode.WOKEN) {
+                        if (outcome == INTERRUPTED) {
+                            throw new InterruptedException();
+                        }
+                        return false;
                     }
-                    return false;
-                }
-                atTail = node.next == null;
-                weSpin = node.spinGranted;
-                if (weSpin) {
+                    atTail = node.next == null;
+                    weSpin = node.spinGranted;
+                    if (weSpin) {
+                        spinRole(true);
+                    }
+                    node.next = null;
+                    i = -1;
+                    if (!interruptible && !timed && System.nanoTime() - waitStart > STARVE_NANOS
+                            && acquireByHandoff(weSpin)) {
+                        weSpin = false;
+                        acquired = true;
+                        return true;
+                    }
+                } else if (weSpin) {
                     spinRole(true);
                 }
-                node.next = null;
-                i = -1;
-                if (!interruptible && !timed && System.nanoTime() - waitStart > STARVE_NANOS
-                        && acquireByHandoff()) {
-                    acquired = true;
-                    return true;
-                }
+                v = state;
             }
         } finally {
             if (weSpin) {
-                spinRole(false);
-                if (acquired) {
-                    dropSpin();               // we hold the lock: our own release decides on wakes
-                } else {
-                    abandonSpin();
-                }
+                abandonSpin();
             }
             if (node != null) {
                 WaiterTable.give(node);
@@ -390,61 +416,60 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     }
 
     /**
-     * Pushes a waiter's node (status SLEEPING), giving up the spin role in the same CAS if
-     * {@code weSpin}, so that a release will wake it. Dekker with the release, which stores the
-     * lock bits and then loads the waiters word: the push is a locked CAS, so either the release
-     * sees our node, or we see the bits it freed and make its wake decision ourselves, which
-     * pops us (or a newer sleeper) as woken.
-     */
-    final void goToSleep(WaiterNode node, boolean weSpin) {
-        push(node, weSpin);
-        if (tryAcquireBits(state) >= 0) {
-            wakeSleeper(false);
-        }
-    }
-
-    /**
      * The bound on waiting (Go's sync.Mutex starvation mode, which the runtime mutex lacks): a
-     * waiter that has starved reserves the lock, and the next release passes it over still held,
-     * so no arrival or spinner can barge in between. Returns false, changing nothing, if another
-     * waiter holds the reservation. Only for uninterruptible waits: a reservation must not be
-     * abandoned.
+     * waiter that has starved reserves the lock by setting HANDOFF while it is held. Arrivals and
+     * spinners then treat the lock as taken, and the holder's release unparks this thread instead
+     * of a sleeper. Returns false, changing nothing, if the lock is free (the caller's loop takes
+     * it) or another waiter already holds the reservation. Only for uninterruptible waits: a
+     * reservation must not be abandoned. Clears the spin role with the acquiring CAS if we held it.
      */
-    final boolean acquireByHandoff() {
-        if (!reserve()) {
+    private boolean acquireByHandoff(boolean weSpin) {
+        Thread me = Thread.currentThread();
+        // The handoffTo slot is the reservation token; only its owner sets or clears HANDOFF.
+        if (!HANDOFF_TO.compareAndSet(this, null, me)) {
             return false;
         }
-        // Dekker with the release (store the bits, then load the waiters word and, seeing
-        // RESERVED, take the lock back and pass it over): either it sees RESERVED, or we see the
-        // bits it freed. A release that saw RESERVED before its store passes the lock over
-        // without freeing it (GRANTED).
+        long v = state;
+        for (;;) {
+            if (tryAcquireBits((int) (v & LOCK_MASK)) >= 0) {
+                handoffTo = null;
+                return false;
+            }
+            long w = (long) STATE.compareAndExchange(this, v, v | HANDOFF);
+            if (w == v) {
+                break;
+            }
+            v = w;
+        }
         boolean interrupted = false;
-        while (handoff != GRANTED && !casAcquire()) {
-            LockSupport.park(this);
-            interrupted |= Thread.interrupted();
+        try {
+            for (;;) {
+                v = state;
+                int nb = tryAcquireBits((int) (v & LOCK_MASK));
+                if (nb < 0) {
+                    LockSupport.park(this);
+                    interrupted |= Thread.interrupted();
+                    continue;
+                }
+                // Nobody else may acquire while HANDOFF is set, so only pushes can fail this CAS.
+                long next = (v & ~(LOCK_MASK | HANDOFF)) | nb;
+                if (weSpin) {
+                    next &= ~SPINNING;
+                    spinRole(false);
+                }
+                if (STATE.compareAndSet(this, v, next)) {
+                    handoffTo = null;            // after the bit is gone: frees the slot for the next starver
+                    return true;
+                }
+                if (weSpin) {
+                    spinRole(true);
+                }
+            }
+        } finally {
+            if (interrupted) {
+                me.interrupt();
+            }
         }
-        // We hold the lock, so no release can grant now. RESERVED goes first, so that the next
-        // reserver's flag, set after it wins the slot, is never cleared by us.
-        WAITERS.getAndBitwiseAnd(this, ~RESERVED);
-        handoff = null;
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        return true;
-    }
-
-    /** Takes the handoff slot (the reservation token) and sets RESERVED; false if another waiter holds it. */
-    final boolean reserve() {
-        if (!HANDOFF.compareAndSet(this, null, Thread.currentThread())) {
-            return false;
-        }
-        WAITERS.getAndBitwiseOr(this, RESERVED);
-        return true;
-    }
-
-    /** Whether a release has passed the lock to the reserver. */
-    final boolean reservationGranted() {
-        return handoff == GRANTED;
     }
 
     private static final int TIMED_OUT = -2;
@@ -486,9 +511,18 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         }
     }
 
-    /** Gives up the spin role without acquiring: a release may have skipped its wake because of us. */
-    final void abandonSpin() {
-        dropSpin();
+    /** Gives up the spin role without acquiring; a release may have skipped its wake because of us. */
+    private void abandonSpin() {
+        spinRole(false);
+        long v = state;
+        for (;;) {
+            long w = (long) STATE.compareAndExchange(this, v, v & ~SPINNING);
+            if (w == v) {
+                break;
+            }
+            v = w;
+        }
         wakeSleeper(false);
     }
+
 }

@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One waiting thread's entry on a sleeper stack or a condition queue.
  *
- * <p>Nodes are named by a small integer {@link #id} because the synchronizer's waiters word is a
+ * <p>Nodes are named by a small integer {@link #id} because the synchronizer's state word is a
  * {@code long}: it can hold the id of the stack's head but not a reference. Nodes are lent out by
  * {@link WaiterTable} for one wait and returned afterwards, so a contended acquire allocates
  * nothing once the table has as many nodes as there are concurrent waiters.

@@ -6,7 +6,7 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * The process-wide registry that maps node ids to {@link WaiterNode}s, and the pool that lends
  * nodes to waiting threads.
  *
- * <p>Why our own table: the waiters word can carry the stack head only as an integer, so every node
+ * <p>Why our own table: a state word can carry the stack head only as an integer, so every node
  * needs a stable id that any thread can resolve, and ids must be reused or virtual threads (which
  * come and go by the million) would exhaust them. Neither JCTools nor Agrona has an id-addressed
  * object registry; the free list itself is JCTools' {@link MpmcUnboundedXaddArrayQueue}, whose
@@ -16,7 +16,7 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * largest number of nodes ever lent out at once, which is bounded by the number of threads
  * simultaneously waiting on any spin-bit lock or condition.
  *
- * <p>Visibility: a node is stored into {@link #nodes} before its id is ever written into a waiters
+ * <p>Visibility: a node is stored into {@link #nodes} before its id is ever written into a state
  * word, and the id reaches other threads only through a volatile CAS of that word, so a reader
  * that learned the id by a volatile read also sees the node in the (volatile) array.
  */
@@ -54,7 +54,7 @@ final class WaiterTable {
         FREE.offer(n);
     }
 
-    /** Resolves an id read from a waiters word; 0 resolves to null. */
+    /** Resolves an id read from a state word; 0 resolves to null. */
     static WaiterNode get(int id) {
         return id == 0 ? null : nodes[id];
     }

@@ -1,14 +1,14 @@
-package dev.shuttle.lock;
+package dev.shuttle.stress.lock;
+
+import dev.shuttle.lock.SpinBitSynchronizer;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A non-reentrant mutex on the spin-bit synchronizer, releasable by any thread (so one actor can
- * hold it and another release it), which counts threads holding the spin role at once. In the
- * lock's package because the spin-role hook and the spinner snapshot are package-private: they are
- * for tests, not for users of the public classes.
+ * hold it and another release it), which counts threads holding the spin role at once.
  */
-public final class CountingMutex extends SpinBitSynchronizer {
+final class CountingMutex extends SpinBitSynchronizer {
     private final AtomicInteger spinners = new AtomicInteger();
     private final AtomicInteger maxSpinners = new AtomicInteger();
 
@@ -32,7 +32,7 @@ public final class CountingMutex extends SpinBitSynchronizer {
     }
 
     @Override
-    void spinRole(boolean taken) {
+    protected void spinRole(boolean taken) {
         if (taken) {
             maxSpinners.accumulateAndGet(spinners.incrementAndGet(), Math::max);
         } else {
@@ -40,20 +40,15 @@ public final class CountingMutex extends SpinBitSynchronizer {
         }
     }
 
-    public void unlock() {
+    void unlock() {
         release(1);
     }
 
-    public boolean isFree() {
+    boolean isFree() {
         return lockBits() == 0;
     }
 
-    public int maxSpinners() {
+    int maxSpinners() {
         return maxSpinners.get();
-    }
-
-    /** Whether a waiter holds the spin role now. */
-    public boolean spinning() {
-        return hasSpinner();
     }
 }
