@@ -1,6 +1,8 @@
 package dev.shuttle.bench.lock;
 
-import org.openjdk.jmh.annotations.AuxCounters;
+import dev.shuttle.bench.metrics.CpuStats;
+import dev.shuttle.bench.metrics.LatencyStats;
+import dev.shuttle.bench.metrics.ProcessCpu;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,9 +26,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * cases hand the lock from a coordinator to a worker: the coordinator takes the lock, tells the
  * worker to call lock, optionally waits (SlowPingPong: until the worker sleeps, plus 10 us), then
  * unlocks; the handoff latency runs from the start of that unlock to the worker's lock returning.
- * The primary score is wall time per round; {@code handoffNs} is Go's reported metric and
- * {@code cpuNsPerOp} the process CPU per round. The monitor cannot take part: a handoff needs
- * lock and unlock as separate calls.
+ * The primary score is wall time per round; the secondary results are the handoff latency (Go's
+ * reported metric is its mean, {@code mean_us}; the percentiles come with it) and the process's CPU
+ * per round ({@code cpu_us_per_op}). The monitor cannot take part: a handoff needs lock and unlock
+ * as separate calls.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -58,9 +61,11 @@ public class MutexHandoff {
         long p00, p01, p02, p03, p04, p05, p06, p07;
         final AtomicLong turn = new AtomicLong();
         long q00, q01, q02, q03, q04, q05, q06, q07;
-        final AtomicLong delta = new AtomicLong();
+        /** When the coordinator began its unlock; written before the unlock, read after the worker's lock. */
+        long unlockStart;
         volatile int rounds;
         volatile boolean slow;
+        volatile LatencyStats handoff;
         Workers workers;
 
         @Setup(Level.Trial)
@@ -81,7 +86,6 @@ public class MutexHandoff {
         }
 
         private void coordinator(Mutexes m) {
-            long t = 0;
             int n = rounds;
             boolean delay = slow;
             for (int i = 0; i < n; i++) {
@@ -95,68 +99,43 @@ public class MutexHandoff {
                         Thread.onSpinWait();
                     }
                 }
-                t -= System.nanoTime();
+                unlockStart = System.nanoTime();
                 m.unlock();
                 while ((turn.get() & 0x2) != 0) {
                     Thread.onSpinWait();
                 }
             }
             turn.addAndGet(1);
-            delta.addAndGet(t);
         }
 
         private void worker(Mutexes m) {
-            long t = 0;
+            LatencyStats latency = handoff;
             for (;;) {
                 switch ((int) (turn.get() & 0x3)) {
                     case 0 -> Thread.onSpinWait();
                     case 1, 3 -> {
-                        delta.addAndGet(t);
                         return;
                     }
                     default -> {
                         m.lock();
-                        t += System.nanoTime();
+                        long took = System.nanoTime() - unlockStart;
                         m.unlock();
+                        latency.record(took);
                         turn.addAndGet(2);
                     }
                 }
             }
         }
 
-        void run(int n, boolean isSlow, Handoff out) throws InterruptedException {
+        void run(int n, boolean isSlow, CpuStats cpu, LatencyStats latency) throws InterruptedException {
             turn.set(0);
-            delta.set(0);
             rounds = n;
             slow = isSlow;
-            long c0 = CpuClock.processCpuNanos();
+            handoff = latency;
+            long c0 = ProcessCpu.nanos();
+            long w0 = System.nanoTime();
             workers.runRound();
-            out.add(CpuClock.processCpuNanos() - c0, delta.get(), n);
-        }
-    }
-
-    /** Secondary results, as running ratios over the iteration; JMH sums them over iterations (see {@link CpuCounters}). */
-    @State(Scope.Thread)
-    @AuxCounters(AuxCounters.Type.EVENTS)
-    public static class Handoff {
-        public double cpuNsPerOp;
-        public double handoffNs;
-        private long cpu;
-        private long handoff;
-        private long ops;
-
-        @Setup(Level.Iteration)
-        public void clear() {
-            cpuNsPerOp = handoffNs = 0;
-            cpu = handoff = ops = 0;
-        }
-
-        void add(long cpuDelta, long handoffDelta, long n) {
-            cpu += cpuDelta;
-            handoff += handoffDelta;
-            ops += n;
-            cpuNsPerOp = (double) cpu / ops;
-            handoffNs = (double) handoff / ops;
+            cpu.add(ProcessCpu.nanos() - c0, System.nanoTime() - w0, n);
         }
     }
 
@@ -168,13 +147,13 @@ public class MutexHandoff {
 
     @Benchmark
     @OperationsPerInvocation(FAST_ROUNDS)
-    public void fastPingPong(PingPong p, Handoff out) throws InterruptedException {
-        p.run(FAST_ROUNDS, false, out);
+    public void fastPingPong(PingPong p, CpuStats cpu, LatencyStats handoff) throws InterruptedException {
+        p.run(FAST_ROUNDS, false, cpu, handoff);
     }
 
     @Benchmark
     @OperationsPerInvocation(SLOW_ROUNDS)
-    public void slowPingPong(PingPong p, Handoff out) throws InterruptedException {
-        p.run(SLOW_ROUNDS, true, out);
+    public void slowPingPong(PingPong p, CpuStats cpu, LatencyStats handoff) throws InterruptedException {
+        p.run(SLOW_ROUNDS, true, cpu, handoff);
     }
 }

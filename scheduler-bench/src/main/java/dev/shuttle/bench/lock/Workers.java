@@ -16,18 +16,24 @@ final class Workers implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<BlockingQueue<CountDownLatch>> inboxes = new ArrayList<>();
 
-    /** {@code body} receives the worker's index. */
+    /** {@code n} threads of one {@code kind} (platform or virtual); {@code body} receives the worker's index. */
     Workers(String kind, int n, IntConsumer body) {
-        Thread.Builder builder = switch (kind) {
-            case "platform" -> Thread.ofPlatform().daemon(true);
-            case "virtual" -> Thread.ofVirtual();
+        this(switch (kind) {
+            case "platform" -> n;
+            case "virtual" -> 0;
             default -> throw new IllegalArgumentException("unknown thread kind: " + kind);
-        };
-        for (int i = 0; i < n; i++) {
+        }, kind.equals("virtual") ? n : 0, body);
+    }
+
+    /** {@code platform} platform threads (indices first) and {@code virtual} virtual threads. */
+    Workers(int platform, int virtual, IntConsumer body) {
+        Thread.Builder platformBuilder = Thread.ofPlatform().daemon(true);
+        Thread.Builder virtualBuilder = Thread.ofVirtual();
+        for (int i = 0; i < platform + virtual; i++) {
             int id = i;
             BlockingQueue<CountDownLatch> inbox = new ArrayBlockingQueue<>(1);
             inboxes.add(inbox);
-            threads.add(builder.start(() -> {
+            threads.add((i < platform ? platformBuilder : virtualBuilder).start(() -> {
                 try {
                     for (CountDownLatch done = inbox.take(); done != STOP; done = inbox.take()) {
                         body.accept(id);
