@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * behind a blocked carrier makes none.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class BlockedCarriersTest {
+public class BlockedCarriersTest {
     static final Duration KEEP_ALIVE = Duration.ofMillis(200);
     static final long TICK_MILLIS = 10;
     /** How long the releasable cases stay blocked before a later virtual thread releases them. */
@@ -357,8 +357,8 @@ class BlockedCarriersTest {
         };
     }
 
-    /** Makes a FIFO at {@code fifo}, or skips the test where {@code mkfifo} is missing. */
-    static Path mkfifo(Path fifo) throws InterruptedException {
+    /** Makes a FIFO at {@code fifo}, or skips the test where {@code mkfifo} is missing; also used by the agent's ITs. */
+    public static Path mkfifo(Path fifo) throws InterruptedException {
         Process mkfifo;
         try {
             mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
