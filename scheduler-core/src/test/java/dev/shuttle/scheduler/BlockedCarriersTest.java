@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -201,10 +202,11 @@ public class BlockedCarriersTest {
             }
         };
         log.addHandler(capture);
+        AtomicBoolean released = new AtomicBoolean();
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(parallelism).maxCarriers(maxCarriers)
                 .keepAlive(KEEP_ALIVE).build();
-             CarrierSampler sampler = new CarrierSampler(shuttle)) {
-            Ticker ticker = new Ticker(shuttle);
+             Unblocker unblock = new Unblocker(released, fifos.releaser(), readers);
+             CarrierSampler sampler = new CarrierSampler(shuttle); Ticker ticker = new Ticker(shuttle)) {
             AtomicIntegerArray results = new AtomicIntegerArray(readers);
             List<Thread> blocked = new ArrayList<>();
             for (int i = 0; i < readers; i++) {
@@ -219,6 +221,7 @@ public class BlockedCarriersTest {
             }
             Thread.sleep(BLOCKED_MILLIS);
             assertTrue(sampler.max() <= maxCarriers, "carrier threads " + sampler.max() + " > cap " + maxCarriers);
+            released.set(true);
             for (int i = 0; i < readers; i++) {
                 fifos.releaser().release(i);
             }
@@ -255,9 +258,11 @@ public class BlockedCarriersTest {
         if (maxCarriers > 0) {
             builder.maxCarriers(maxCarriers);
         }
-        try (ShuttleScheduler shuttle = builder.build(); CarrierSampler sampler = new CarrierSampler(shuttle)) {
+        Releaser releaser = blocking.releaser();
+        AtomicBoolean released = new AtomicBoolean(releaser == null);
+        try (ShuttleScheduler shuttle = builder.build(); Unblocker unblock = new Unblocker(released, releaser, n);
+             CarrierSampler sampler = new CarrierSampler(shuttle); Ticker ticker = new Ticker(shuttle)) {
             int cap = shuttle.pool().spares.maxCarriers();
-            Ticker ticker = new Ticker(shuttle);
             ticker.awaitTicks(3);
             CountDownLatch entered = new CountDownLatch(n);
             AtomicLong lastEntry = new AtomicLong(Long.MIN_VALUE);
@@ -281,9 +286,9 @@ public class BlockedCarriersTest {
             }
             assertTrue(entered.await(GENEROUS_MILLIS, TimeUnit.MILLISECONDS),
                     "not every blocker got a carrier: " + entered.getCount() + " of " + n + " waiting; " + shuttle);
-            Releaser releaser = blocking.releaser();
             List<Thread> releasers = new ArrayList<>();
             if (releaser != null) {
+                released.set(true);
                 Thread.sleep(BLOCKED_MILLIS);
                 for (Thread t : blocked) {
                     assertTrue(t.isAlive(), t + " returned before it was released");
@@ -325,6 +330,29 @@ public class BlockedCarriersTest {
                     "retakes " + pool.monitor.retakes() + ", hand-offs " + pool.spares.handOffs.get());
             awaitCarrierThreads(shuttle, parallelism);
             assertTrue(sampler.max() <= cap, "carrier threads " + sampler.max() + " > maxCarriers " + cap);
+        }
+    }
+
+    /**
+     * Closed before the scheduler: after a failure, lets the blocked virtual threads go (from a platform thread, which
+     * needs no carrier), so that closing the scheduler, which waits for its threads, lets the failure show instead of
+     * hanging until the timeout.
+     */
+    record Unblocker(AtomicBoolean released, Releaser releaser, int n) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (released.getAndSet(true)) {
+                return;
+            }
+            Thread.ofPlatform().daemon().start(() -> {
+                for (int i = 0; i < n; i++) {
+                    try {
+                        releaser.release(i);
+                    } catch (Exception e) {
+                        // The test has failed already; this only unblocks what it left behind.
+                    }
+                }
+            });
         }
     }
 
@@ -379,7 +407,7 @@ public class BlockedCarriersTest {
     }
 
     /** A virtual thread that sleeps 10 ms in a loop and records when each tick happened. */
-    static final class Ticker {
+    static final class Ticker implements AutoCloseable {
         private final ConcurrentLinkedQueue<Long> times = new ConcurrentLinkedQueue<>();
         private final AtomicInteger count = new AtomicInteger();
         private volatile boolean stop;
@@ -422,8 +450,18 @@ public class BlockedCarriersTest {
         }
 
         void stop() throws InterruptedException {
+            assertTrue(stopAndJoin(), "the ticker did not stop");
+        }
+
+        private boolean stopAndJoin() throws InterruptedException {
             stop = true;
-            assertTrue(thread.join(Duration.ofMillis(GENEROUS_MILLIS)), "the ticker did not stop");
+            return thread.join(Duration.ofMillis(GENEROUS_MILLIS));
+        }
+
+        /** Stops it on any path: the scheduler's close waits for its threads. */
+        @Override
+        public void close() throws InterruptedException {
+            stopAndJoin();
         }
     }
 
