@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
@@ -47,7 +48,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * behind a blocked carrier makes none.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-class BlockedCarriersTest {
+public class BlockedCarriersTest {
     static final Duration KEEP_ALIVE = Duration.ofMillis(200);
     static final long TICK_MILLIS = 10;
     /** How long the releasable cases stay blocked before a later virtual thread releases them. */
@@ -201,10 +202,11 @@ class BlockedCarriersTest {
             }
         };
         log.addHandler(capture);
+        AtomicBoolean released = new AtomicBoolean();
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(parallelism).maxCarriers(maxCarriers)
                 .keepAlive(KEEP_ALIVE).build();
-             CarrierSampler sampler = new CarrierSampler(shuttle)) {
-            Ticker ticker = new Ticker(shuttle);
+             Unblocker unblock = new Unblocker(released, fifos.releaser(), readers);
+             CarrierSampler sampler = new CarrierSampler(shuttle); Ticker ticker = new Ticker(shuttle)) {
             AtomicIntegerArray results = new AtomicIntegerArray(readers);
             List<Thread> blocked = new ArrayList<>();
             for (int i = 0; i < readers; i++) {
@@ -219,6 +221,7 @@ class BlockedCarriersTest {
             }
             Thread.sleep(BLOCKED_MILLIS);
             assertTrue(sampler.max() <= maxCarriers, "carrier threads " + sampler.max() + " > cap " + maxCarriers);
+            released.set(true);
             for (int i = 0; i < readers; i++) {
                 fifos.releaser().release(i);
             }
@@ -255,9 +258,11 @@ class BlockedCarriersTest {
         if (maxCarriers > 0) {
             builder.maxCarriers(maxCarriers);
         }
-        try (ShuttleScheduler shuttle = builder.build(); CarrierSampler sampler = new CarrierSampler(shuttle)) {
+        Releaser releaser = blocking.releaser();
+        AtomicBoolean released = new AtomicBoolean(releaser == null);
+        try (ShuttleScheduler shuttle = builder.build(); Unblocker unblock = new Unblocker(released, releaser, n);
+             CarrierSampler sampler = new CarrierSampler(shuttle); Ticker ticker = new Ticker(shuttle)) {
             int cap = shuttle.pool().spares.maxCarriers();
-            Ticker ticker = new Ticker(shuttle);
             ticker.awaitTicks(3);
             CountDownLatch entered = new CountDownLatch(n);
             AtomicLong lastEntry = new AtomicLong(Long.MIN_VALUE);
@@ -281,9 +286,9 @@ class BlockedCarriersTest {
             }
             assertTrue(entered.await(GENEROUS_MILLIS, TimeUnit.MILLISECONDS),
                     "not every blocker got a carrier: " + entered.getCount() + " of " + n + " waiting; " + shuttle);
-            Releaser releaser = blocking.releaser();
             List<Thread> releasers = new ArrayList<>();
             if (releaser != null) {
+                released.set(true);
                 Thread.sleep(BLOCKED_MILLIS);
                 for (Thread t : blocked) {
                     assertTrue(t.isAlive(), t + " returned before it was released");
@@ -328,6 +333,29 @@ class BlockedCarriersTest {
         }
     }
 
+    /**
+     * Closed before the scheduler: after a failure, lets the blocked virtual threads go (from a platform thread, which
+     * needs no carrier), so that closing the scheduler, which waits for its threads, lets the failure show instead of
+     * hanging until the timeout.
+     */
+    record Unblocker(AtomicBoolean released, Releaser releaser, int n) implements AutoCloseable {
+        @Override
+        public void close() {
+            if (released.getAndSet(true)) {
+                return;
+            }
+            Thread.ofPlatform().daemon().start(() -> {
+                for (int i = 0; i < n; i++) {
+                    try {
+                        releaser.release(i);
+                    } catch (Exception e) {
+                        // The test has failed already; this only unblocks what it left behind.
+                    }
+                }
+            });
+        }
+    }
+
     static Blocking fifos(Path dir, int n) throws Exception {
         List<Path> fifos = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -357,8 +385,8 @@ class BlockedCarriersTest {
         };
     }
 
-    /** Makes a FIFO at {@code fifo}, or skips the test where {@code mkfifo} is missing. */
-    static Path mkfifo(Path fifo) throws InterruptedException {
+    /** Makes a FIFO at {@code fifo}, or skips the test where {@code mkfifo} is missing; also used by the agent's ITs. */
+    public static Path mkfifo(Path fifo) throws InterruptedException {
         Process mkfifo;
         try {
             mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
@@ -379,7 +407,7 @@ class BlockedCarriersTest {
     }
 
     /** A virtual thread that sleeps 10 ms in a loop and records when each tick happened. */
-    static final class Ticker {
+    static final class Ticker implements AutoCloseable {
         private final ConcurrentLinkedQueue<Long> times = new ConcurrentLinkedQueue<>();
         private final AtomicInteger count = new AtomicInteger();
         private volatile boolean stop;
@@ -422,8 +450,18 @@ class BlockedCarriersTest {
         }
 
         void stop() throws InterruptedException {
+            assertTrue(stopAndJoin(), "the ticker did not stop");
+        }
+
+        private boolean stopAndJoin() throws InterruptedException {
             stop = true;
-            assertTrue(thread.join(Duration.ofMillis(GENEROUS_MILLIS)), "the ticker did not stop");
+            return thread.join(Duration.ofMillis(GENEROUS_MILLIS));
+        }
+
+        /** Stops it on any path: the scheduler's close waits for its threads. */
+        @Override
+        public void close() throws InterruptedException {
+            stopAndJoin();
         }
     }
 

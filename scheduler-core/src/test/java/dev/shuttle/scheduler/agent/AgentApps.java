@@ -5,9 +5,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.management.VirtualThreadSchedulerMXBean;
 import java.lang.management.ManagementFactory;
 import dev.shuttle.scheduler.ShuttleScheduler;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -15,18 +20,27 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
@@ -51,6 +65,9 @@ public final class AgentApps {
             case "http" -> app.http(Integer.parseInt(args[1]));
             case "plain" -> app.plain();
             case "jdk-mxbean" -> app.jdkMxBean(Integer.parseInt(args[1]));
+            case "blocked-http" -> app.blockedHttp(Path.of(args[1]), Integer.parseInt(args[2]),
+                    Boolean.parseBoolean(args[3]));
+            case "hooks" -> app.hooks();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -274,6 +291,265 @@ public final class AgentApps {
             server.stop(0);
             handlers.close();
         }
+    }
+
+    /**
+     * The JDK's HTTP server on a virtual-thread-per-task executor while two handlers block their carriers reading
+     * FIFOs (the two FIFOs {@code fifo-0} and {@code fifo-1} in {@code fifos}): with 2 carriers, {@code /hello} is
+     * answered only if the scheduler moves work off blocked carriers. {@code expectAnswered} false is the JDK's
+     * default scheduler, which stalls: one request with a short timeout shows it. Either way, the blocked handlers
+     * answer once main writes their FIFOs.
+     */
+    private void blockedHttp(Path fifos, int helloRequests, boolean expectAnswered) throws Exception {
+        CountDownLatch blocked = new CountDownLatch(2);
+        AtomicInteger returned = new AtomicInteger();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
+        server.createContext("/block", exchange -> {
+            Path fifo = fifos.resolve("fifo-" + exchange.getRequestURI().getQuery());
+            blocked.countDown();
+            int b;
+            try (InputStream in = new FileInputStream(fifo.toFile())) {
+                b = in.read();
+            }
+            returned.incrementAndGet();
+            respond(exchange, "read " + (char) b);
+        });
+        server.createContext("/hello", exchange -> respond(exchange, "hello"));
+        ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(handlers);
+        server.start();
+        try (HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10)).build()) {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+            List<CompletableFuture<HttpResponse<String>>> blockedResponses = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                blockedResponses.add(client.sendAsync(HttpRequest.newBuilder(base.resolve("/block?" + i))
+                        .timeout(Duration.ofSeconds(40)).build(), HttpResponse.BodyHandlers.ofString()));
+            }
+            boolean bothBlocked = blocked.await(20, TimeUnit.SECONDS);
+            Thread.sleep(200);
+            check("two handlers are blocked reading FIFOs", bothBlocked && returned.get() == 0,
+                    "entered: " + (2 - blocked.getCount()) + ", returned: " + returned.get());
+
+            int answered = 0;
+            List<String> other = new ArrayList<>();
+            Duration timeout = Duration.ofSeconds(expectAnswered ? 10 : 2);
+            for (int i = 0; i < helloRequests; i++) {
+                try {
+                    HttpResponse<String> r = client.send(HttpRequest.newBuilder(base.resolve("/hello"))
+                            .timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
+                    if (r.statusCode() == 200 && r.body().equals("hello")) {
+                        answered++;
+                    } else {
+                        other.add(r.statusCode() + " " + r.body());
+                    }
+                } catch (IOException e) {
+                    other.add(e.toString());
+                }
+            }
+            String detail = answered + " of " + helloRequests + " answered, handlers still blocked: "
+                    + (returned.get() == 0) + ", other: " + other;
+            if (expectAnswered) {
+                check("GET /hello is answered while two handlers read FIFOs",
+                        answered == helloRequests && returned.get() == 0, detail);
+            } else {
+                check("GET /hello stalls while two handlers read FIFOs", answered == 0, detail);
+            }
+
+            for (int i = 0; i < 2; i++) {
+                try (OutputStream out = new FileOutputStream(fifos.resolve("fifo-" + i).toFile())) {
+                    out.write('a' + i);
+                }
+            }
+            List<String> bodies = new ArrayList<>();
+            for (CompletableFuture<HttpResponse<String>> f : blockedResponses) {
+                try {
+                    bodies.add(f.get(30, TimeUnit.SECONDS).body());
+                } catch (Exception e) {
+                    bodies.add(e.toString());
+                }
+            }
+            check("the blocked handlers answer once their FIFOs are written",
+                    bodies.equals(List.of("read a", "read b")), bodies);
+        } finally {
+            server.stop(0);
+            handlers.close();
+        }
+    }
+
+    private static void respond(HttpExchange exchange, String text) throws IOException {
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(200, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+
+    /**
+     * The hooks the agent adds to {@code java.base} ({@code CarrierHooksTransformer}), seen from applications:
+     * calls the JDK marks with {@code Blocker} give up the processor at once, and
+     * {@code ForkJoinWorkerThread.hasKnownQueuedWork} tells the truth on a Shuttle carrier. Needs
+     * {@code --add-exports java.base/jdk.internal.misc} and {@code --add-opens java.base/java.util.concurrent}.
+     */
+    private void hooks() throws Exception {
+        processPipesDoNotStallATicker();
+        blockerMarkedSectionGivesUpTheProcessor();
+        queuedWorkIsAnsweredTruthfully();
+    }
+
+    /** Two virtual threads read child processes' output (Blocker-marked) on the 2-carrier default scheduler. */
+    private void processPipesDoNotStallATicker() throws Exception {
+        List<Process> cats = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            cats.add(new ProcessBuilder("cat").start());
+        }
+        ConcurrentLinkedQueue<Long> ticks = new ConcurrentLinkedQueue<>();
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread ticker = Thread.ofVirtual().start(() -> {
+            while (!stop.get()) {
+                try {
+                    Thread.sleep(10);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                ticks.add(System.nanoTime());
+            }
+        });
+        AtomicLong lastEntry = new AtomicLong(Long.MIN_VALUE);
+        AtomicLong firstReturn = new AtomicLong(Long.MAX_VALUE);
+        CountDownLatch entered = new CountDownLatch(2);
+        List<String> read = new CopyOnWriteArrayList<>();
+        List<Thread> readers = new ArrayList<>();
+        for (Process cat : cats) {
+            readers.add(Thread.ofVirtual().start(() -> {
+                lastEntry.accumulateAndGet(System.nanoTime(), Math::max);
+                entered.countDown();
+                try {
+                    int b = cat.getInputStream().read();
+                    firstReturn.accumulateAndGet(System.nanoTime(), Math::min);
+                    read.add(String.valueOf((char) b));
+                } catch (IOException e) {
+                    read.add(e.toString());
+                }
+            }));
+        }
+        boolean allEntered = entered.await(20, TimeUnit.SECONDS);
+        Thread.sleep(600);
+        boolean stillBlocked = read.isEmpty();
+        for (int i = 0; i < cats.size(); i++) {
+            try (OutputStream out = cats.get(i).getOutputStream()) {
+                out.write('x');
+            }
+        }
+        for (Thread t : readers) {
+            t.join(Duration.ofSeconds(30));
+        }
+        stop.set(true);
+        ticker.join(Duration.ofSeconds(30));
+        for (Process cat : cats) {
+            cat.destroy();
+        }
+        long from = lastEntry.get();
+        long to = firstReturn.get();
+        long windowMillis = (to - from) / 1_000_000;
+        long during = ticks.stream().filter(t -> t > from && t < to).count();
+        check("a ticker keeps ticking while two virtual threads read child processes' pipes",
+                allEntered && stillBlocked && from < to && during >= Math.max(1, windowMillis / 10 / 3),
+                during + " ticks in the " + windowMillis + " ms both readers were blocked; entered: " + allEntered
+                        + ", blocked until released: " + stillBlocked);
+        check("the readers finish once the processes write", read.equals(List.of("x", "x")), read);
+        ShuttleScheduler system = ShuttleScheduler.systemDefault().orElseThrow();
+        Method pool = ShuttleScheduler.class.getDeclaredMethod("pool");
+        pool.setAccessible(true);
+        Object carrierPool = pool.invoke(system);
+        Object spares = field(carrierPool, "spares");
+        long handOffs = ((AtomicLong) field(spares, "handOffs")).get();
+        check("the blocked carriers' processors were handed off", handOffs > 0, handOffs + " hand-offs");
+    }
+
+    private static Object field(Object o, String name) throws ReflectiveOperationException {
+        Field f = o.getClass().getDeclaredField(name);
+        f.setAccessible(true);
+        return f.get(o);
+    }
+
+    /**
+     * With one processor, a virtual thread spinning inside {@code Blocker.begin()}/{@code end()} (never blocking,
+     * so the monitor would leave it alone) lets another virtual thread run: {@code begin} is Go's
+     * {@code entersyscall}, and a submission that finds no idle processor takes the one in the marked call.
+     * Without the hook, {@code begin} does nothing on a Shuttle carrier and the other thread waits for the spinner.
+     */
+    private void blockerMarkedSectionGivesUpTheProcessor() throws Exception {
+        Method begin = Class.forName("jdk.internal.misc.Blocker").getMethod("begin");
+        Method end = Class.forName("jdk.internal.misc.Blocker").getMethod("end", boolean.class);
+        AtomicBoolean otherRan = new AtomicBoolean();
+        AtomicBoolean sawOtherInside = new AtomicBoolean();
+        AtomicBoolean attempted = new AtomicBoolean();
+        CountDownLatch inside = new CountDownLatch(1);
+        try (ShuttleScheduler one = ShuttleScheduler.builder().parallelism(1).build()) {
+            Thread spinner = one.ofVirtual().start(() -> {
+                try {
+                    boolean a = (boolean) begin.invoke(null);
+                    attempted.set(a);
+                    try {
+                        inside.countDown();
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (!otherRan.get() && System.nanoTime() < deadline) {
+                            Thread.onSpinWait();
+                        }
+                        sawOtherInside.set(otherRan.get());
+                    } finally {
+                        end.invoke(null, a);
+                    }
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            inside.await();
+            Thread other = one.ofVirtual().start(() -> otherRan.set(true));
+            spinner.join();
+            other.join();
+        }
+        check("Blocker.begin on a Shuttle carrier enters the marked call", attempted.get(), attempted);
+        check("a virtual thread runs while the only processor's carrier is in a Blocker-marked call",
+                sawOtherInside.get(), sawOtherInside);
+    }
+
+    /**
+     * {@code ForkJoinWorkerThread.hasKnownQueuedWork} on a one-processor Shuttle scheduler: false with nothing
+     * queued, true right after the thread unparked another one (which waits in runNext) and before it parks.
+     */
+    private void queuedWorkIsAnsweredTruthfully() throws Exception {
+        Method queuedWork = ForkJoinWorkerThread.class.getDeclaredMethod("hasKnownQueuedWork");
+        queuedWork.setAccessible(true);
+        List<Boolean> answers = new CopyOnWriteArrayList<>();
+        try (ShuttleScheduler one = ShuttleScheduler.builder().parallelism(1).build()) {
+            one.ofVirtual().start(() -> {
+                try {
+                    answers.add((boolean) queuedWork.invoke(null));
+                    AtomicBoolean go = new AtomicBoolean();
+                    Thread parked = Thread.ofVirtual().start(() -> {
+                        while (!go.get()) {
+                            LockSupport.park();
+                        }
+                    });
+                    answers.add((boolean) queuedWork.invoke(null));
+                    while (parked.getState() != Thread.State.WAITING) {
+                        Thread.yield();
+                    }
+                    answers.add((boolean) queuedWork.invoke(null));
+                    go.set(true);
+                    LockSupport.unpark(parked);
+                    answers.add((boolean) queuedWork.invoke(null));
+                    parked.join();
+                    answers.add((boolean) queuedWork.invoke(null));
+                } catch (ReflectiveOperationException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }).join();
+        }
+        check("hasKnownQueuedWork: nothing queued, a thread just started, nothing queued, a thread just unparked,"
+                + " nothing queued", answers.equals(List.of(false, true, false, true, false)), answers);
     }
 
     /** The agent without the property: scheduling is the JDK's, and the explicit API needs no --add-opens. */

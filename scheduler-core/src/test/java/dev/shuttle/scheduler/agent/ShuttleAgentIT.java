@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.shuttle.scheduler.BlockedCarriersTest;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -146,6 +147,47 @@ class ShuttleAgentIT {
     }
 
     @Test
+    void httpServerKeepsAnsweringWhileTwoHandlersReadFifos(@TempDir Path fifos) throws Exception {
+        mkfifos(fifos);
+        Run run = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=2"), "blocked-http", fifos.toString(), "20",
+                "true");
+        assertPassed(run, "two handlers are blocked reading FIFOs",
+                "GET /hello is answered while two handlers read FIFOs",
+                "the blocked handlers answer once their FIFOs are written");
+    }
+
+    /** The same on the JDK's own scheduler stalls: what the test above would see without Shuttle's monitor. */
+    @Test
+    void onTheJdkSchedulerTheHttpServerStallsWhileTwoHandlersReadFifos(@TempDir Path fifos) throws Exception {
+        mkfifos(fifos);
+        Run run = run(java25(), List.of("-Djdk.virtualThreadScheduler.parallelism=2"), "blocked-http",
+                fifos.toString(), "1", "false");
+        assertPassed(run, "two handlers are blocked reading FIFOs", "GET /hello stalls while two handlers read FIFOs",
+                "the blocked handlers answer once their FIFOs are written");
+    }
+
+    static void mkfifos(Path dir) throws Exception {
+        for (int i = 0; i < 2; i++) {
+            BlockedCarriersTest.mkfifo(dir.resolve("fifo-" + i));
+        }
+    }
+
+    @Test
+    void blockingAndQueuedWorkHooksActOnShuttleCarriers() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/bin/cat")) || Files.isExecutable(Path.of("/usr/bin/cat")),
+                "cat is not available");
+        Run run = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=2",
+                "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
+                "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED"), "hooks");
+        assertPassed(run, "a ticker keeps ticking while two virtual threads read child processes' pipes",
+                "the readers finish once the processes write", "the blocked carriers' processors were handed off",
+                "Blocker.begin on a Shuttle carrier enters the marked call",
+                "a virtual thread runs while the only processor's carrier is in a Blocker-marked call",
+                "hasKnownQueuedWork: nothing queued, a thread just started, nothing queued, a thread just unparked,"
+                        + " nothing queued");
+    }
+
+    @Test
     void withoutThePropertySchedulingIsUnchangedAndTheApiIsOpen() throws Exception {
         Run run = run(java25(), List.of(), "plain");
         assertPassed(run, "Thread.ofVirtual().start stays on the JDK's scheduler",
@@ -195,7 +237,13 @@ class ShuttleAgentIT {
                 Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=0"),
                         "shuttle: -Dshuttle.parallelism=0: out of range; " + range),
                 Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=32768"),
-                        "shuttle: -Dshuttle.parallelism=32768: out of range; " + range));
+                        "shuttle: -Dshuttle.parallelism=32768: out of range; " + range),
+                Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=2", "-Dshuttle.maxCarriers=1"),
+                        "shuttle: -Dshuttle.maxCarriers=1: out of range; expected an integer from the parallelism (2)"
+                                + " to 32767"),
+                Arguments.of(List.of(SHUTTLE, "-Dshuttle.timeSlice=500us"),
+                        "shuttle: -Dshuttle.timeSlice=500us: not a number; expected a duration such as 10ms or 1s"
+                                + " (at least 1ms), or off"));
     }
 
     @ParameterizedTest
