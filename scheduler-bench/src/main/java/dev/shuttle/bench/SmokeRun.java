@@ -24,7 +24,10 @@ public final class SmokeRun {
             "dev.shuttle.bench.sched.Wakeup", Map.of("delayUs", "20"),
             "dev.shuttle.bench.timer.Tickers", Map.of("threads", "10"),
             "dev.shuttle.bench.timer.StaggeredTickerLatency", Map.of("load", "300us/2"),
-            "dev.shuttle.bench.juc.ChannelProducerConsumer", Map.of("pairs", "2"),
+            // One channel kind each (the benchmark code is the same for all; ChannelTest covers every kind): one
+            // fork per kind and scheduler made each of these two take 13-35 s.
+            "dev.shuttle.bench.juc.ChannelPingPong", Map.of("channel", "Exchanger"),
+            "dev.shuttle.bench.juc.ChannelProducerConsumer", Map.of("pairs", "2", "channel", "LinkedBlockingQueue"),
             "dev.shuttle.bench.juc.LockHandoff", Map.of("threads", "8"),
             "dev.shuttle.bench.juc.SkynetChannels", Map.of("size", "1000"));
 
