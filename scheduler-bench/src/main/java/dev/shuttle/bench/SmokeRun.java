@@ -23,7 +23,13 @@ public final class SmokeRun {
             "dev.shuttle.bench.sched.Skynet", Map.of("size", "10000"),
             "dev.shuttle.bench.sched.Wakeup", Map.of("delayUs", "20"),
             "dev.shuttle.bench.timer.Tickers", Map.of("threads", "10"),
-            "dev.shuttle.bench.timer.StaggeredTickerLatency", Map.of("load", "300us/2"));
+            "dev.shuttle.bench.timer.StaggeredTickerLatency", Map.of("load", "300us/2"),
+            // One channel kind each (the benchmark code is the same for all; ChannelTest covers every kind): one
+            // fork per kind and scheduler made each of these two take 13-35 s.
+            "dev.shuttle.bench.juc.ChannelPingPong", Map.of("channel", "Exchanger"),
+            "dev.shuttle.bench.juc.ChannelProducerConsumer", Map.of("pairs", "2", "channel", "LinkedBlockingQueue"),
+            "dev.shuttle.bench.juc.LockHandoff", Map.of("threads", "8"),
+            "dev.shuttle.bench.juc.SkynetChannels", Map.of("size", "1000"));
 
     private SmokeRun() {
     }
@@ -45,6 +51,9 @@ public final class SmokeRun {
                     .shouldFailOnError(true)
                     .verbosity(VerboseMode.SILENT);
             SMALL.getOrDefault(type, Map.of()).forEach(options::param);
+            if (BenchJvm.wantsAgent(type)) {
+                options.jvmArgsPrepend(BenchJvm.agent());
+            }
             String note = "";
             if (!shuttleTimers && isTimerOperation(type)) {
                 // Until ShuttleScheduler.schedule lands, impl=shuttle fails by design; smoke-test the others.

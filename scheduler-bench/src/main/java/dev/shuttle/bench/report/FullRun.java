@@ -24,7 +24,10 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <pre>java --add-opens=java.base/java.lang=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.report.FullRun [--short] [--no-go] [--report-only] [--note TEXT]</pre>
  * <ol>
- *   <li>every benchmark with its annotated settings, except Wakeup, to {@code results/jmh-main.json};</li>
+ *   <li>every benchmark with its annotated settings, except Wakeup and {@code juc}, to
+ *       {@code results/jmh-main.json};</li>
+ *   <li>the {@code juc} benchmarks, each fork carrying Shuttle's agent ({@link BenchJvm#agent}), to
+ *       {@code results/jmh-juc.json};</li>
  *   <li>Wakeup once per parallelism 2, 8, 32, 64, each fork given the same
  *       {@code -Djdk.virtualThreadScheduler.parallelism}, to {@code results/jmh-wakeup-P.json};</li>
  *   <li>Go's benchmarks for the same scenarios ({@link GoBench#commands()}) when Go is installed;</li>
@@ -38,6 +41,7 @@ public final class FullRun {
     static final int[] WAKEUP_PARALLELISM = {2, 8, 32, 64};
     private static final Path RESULTS = Path.of("scheduler-bench", "target", "bench-results");
     private static final Path DOCS = Path.of("docs");
+    private static final String JUC = BenchJvm.AGENT_PACKAGE.replace(".", "\\.") + ".*";
 
     private FullRun() {
     }
@@ -76,8 +80,14 @@ public final class FullRun {
         ChainedOptionsBuilder main = options(shortRun)
                 .include("dev\\.shuttle\\.bench\\..*")
                 .exclude("dev\\.shuttle\\.bench\\.sched\\.Wakeup\\..*")
+                .exclude(JUC)
                 .result(RESULTS.resolve("jmh-main.json").toString());
         new Runner(main.build()).run();
+        ChainedOptionsBuilder juc = options(shortRun)
+                .include(JUC)
+                .jvmArgsPrepend(BenchJvm.agent())
+                .result(RESULTS.resolve("jmh-juc.json").toString());
+        new Runner(juc.build()).run();
         for (int p : WAKEUP_PARALLELISM) {
             ChainedOptionsBuilder wakeup = options(shortRun)
                     .include("dev\\.shuttle\\.bench\\.sched\\.Wakeup\\..*")

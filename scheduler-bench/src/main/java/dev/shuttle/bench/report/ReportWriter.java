@@ -15,19 +15,33 @@ public final class ReportWriter {
     }
 
     /** What each benchmark exercises: where to look first when Shuttle loses on it. */
-    private static final Map<String, String> EXERCISES = Map.of(
-            "sched.PingPong", "the park/unpark hand-off: where a woken thread is queued (runNext), whether another"
-                    + " carrier is woken, and carrier park/unpark",
-            "sched.Skynet", "thread start and join throughput: the submit path, run-queue overflow to the global"
-                    + " queue, stealing",
-            "sched.Wakeup", "block/wake pairs with idle carriers: the cost of searching carriers and of waking idle"
-                    + " ones (seed 001)",
-            "timer.ParallelTimerLatency", "timers firing while one carrier is busy: the idle carrier that watches"
-                    + " the earliest deadline, and stealing of expired timers from the busy carrier's heap",
-            "timer.StaggeredTickerLatency", "timer wake-ups competing with CPU-bound work: the timer watch passing"
-                    + " between carriers as they get busy, and woken threads queued behind a busy carrier's work",
-            "timer.Tickers", "many timed parks: the timer queue and one carrier park/unpark per wake-up",
-            "timer.Sleep", "thread start + timer arm + wake for 1000 short sleeps");
+    private static final Map<String, String> EXERCISES = Map.ofEntries(
+            Map.entry("sched.PingPong", "the park/unpark hand-off: where a woken thread is queued (runNext), whether"
+                    + " another carrier is woken, and carrier park/unpark"),
+            Map.entry("sched.Skynet", "thread start and join throughput: the submit path, run-queue overflow to the"
+                    + " global queue, stealing"),
+            Map.entry("sched.Wakeup", "block/wake pairs with idle carriers: the cost of searching carriers and of"
+                    + " waking idle ones (seed 001)"),
+            Map.entry("timer.ParallelTimerLatency", "timers firing while one carrier is busy: the idle carrier that"
+                    + " watches the earliest deadline, and stealing of expired timers from the busy carrier's heap"),
+            Map.entry("timer.StaggeredTickerLatency", "timer wake-ups competing with CPU-bound work: the timer watch"
+                    + " passing between carriers as they get busy, and woken threads queued behind a busy carrier's"
+                    + " work"),
+            Map.entry("timer.Tickers", "many timed parks: the timer queue and one carrier park/unpark per wake-up"),
+            Map.entry("timer.Sleep", "thread start + timer arm + wake for 1000 short sleeps"),
+            Map.entry("juc.ChannelPingPong", "the JDK's spin-then-park waiters (LinkedTransferQueue, Exchanger ask"
+                    + " ForkJoinWorkerThread.hasKnownQueuedWork before spinning; docs/juc.md) and the runNext"
+                    + " hand-off"),
+            Map.entry("juc.ChannelProducerConsumer", "spin-then-park waiters with several pairs per carrier: the"
+                    + " spin budget against queued work, and where each woken thread is queued"),
+            Map.entry("juc.LockHandoff", "AQS release waking a waiter while the releaser keeps running: a woken"
+                    + " thread in runNext waits for its waker to block"),
+            Map.entry("juc.LatchFanIn", "thread start from a running virtual thread and the last count-down waking"
+                    + " the coordinator: where started threads queue and when a second carrier is woken"),
+            Map.entry("juc.FutureChain", "one thread start per stage from a thread that then ends: the submit path"
+                    + " and runNext"),
+            Map.entry("juc.SkynetChannels", "thread start plus a SynchronousQueue rendezvous per node: spin-then-park"
+                    + " waiters under a deep run queue"));
 
     private ReportWriter() {
     }

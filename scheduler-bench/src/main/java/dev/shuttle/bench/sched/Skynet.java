@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})
 public class Skynet extends OnScheduler {
-    static final int BRANCHING = 10;
+    public static final int BRANCHING = 10;
 
     /** Leaves; a power of {@value #BRANCHING}. */
     @Param("1000000")
@@ -33,6 +33,11 @@ public class Skynet extends OnScheduler {
 
     @Override
     protected void afterOpen() {
+        requireSize(size);
+    }
+
+    /** Fails unless {@code size} is a power of {@value #BRANCHING}: only then is every inner node full. */
+    public static void requireSize(int size) {
         long leaves = size;
         while (leaves > 1 && leaves % BRANCHING == 0) {
             leaves /= BRANCHING;
@@ -42,14 +47,19 @@ public class Skynet extends OnScheduler {
         }
     }
 
+    /** Fails unless {@code sum} is that of a tree of {@code size} leaves, 0 + 1 + ... + (size - 1). */
+    public static void checkSum(long sum, int size) {
+        long expected = (long) size * (size - 1) / 2;
+        if (sum != expected) {
+            throw new AssertionError("skynet sum " + sum + ", expected " + expected);
+        }
+    }
+
     @Benchmark
     public long tree() throws InterruptedException {
         long[] result = new long[1];
         tasks.join(tasks.start(() -> result[0] = node(0, size)));
-        long expected = (long) size * (size - 1) / 2;
-        if (result[0] != expected) {
-            throw new AssertionError("skynet sum " + result[0] + ", expected " + expected);
-        }
+        checkSum(result[0], size);
         return result[0];
     }
 
