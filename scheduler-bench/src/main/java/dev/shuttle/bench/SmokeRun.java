@@ -1,6 +1,5 @@
 package dev.shuttle.bench;
 
-import dev.shuttle.bench.timer.TimerImpl;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +29,6 @@ public final class SmokeRun {
 
     public static void main(String[] args) {
         List<String> benchmarks = BenchmarkCatalog.find("dev\\.shuttle\\.bench\\..*");
-        boolean shuttleTimers = TimerImpl.shuttleScheduleAvailable();
         int passed = 0;
         int failed = 0;
         long start = System.nanoTime();
@@ -45,12 +43,6 @@ public final class SmokeRun {
                     .shouldFailOnError(true)
                     .verbosity(VerboseMode.SILENT);
             SMALL.getOrDefault(type, Map.of()).forEach(options::param);
-            String note = "";
-            if (!shuttleTimers && isTimerOperation(type)) {
-                // Until ShuttleScheduler.schedule lands, impl=shuttle fails by design; smoke-test the others.
-                options.param("impl", TimerImpl.STPE, TimerImpl.FJP);
-                note = " (impl=shuttle skipped: ShuttleScheduler.schedule not in this build)";
-            }
             long t0 = System.nanoTime();
             String outcome;
             try {
@@ -65,16 +57,10 @@ public final class SmokeRun {
                 outcome = "FAILED: " + QuickCompare.rootCause(e);
             }
             System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", benchmark, outcome.startsWith("ok") ? "ok" : "",
-                    (System.nanoTime() - t0) / 1e9, outcome.startsWith("ok") ? note : " " + outcome);
+                    (System.nanoTime() - t0) / 1e9, outcome.startsWith("ok") ? "" : " " + outcome);
         }
         System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size(), (System.nanoTime() - start) / 1e9);
         System.out.println("SmokeRun: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 && passed > 0 ? 0 : 1);
     }
-
-    private static boolean isTimerOperation(String type) {
-        return type.equals("dev.shuttle.bench.timer.TimerStop") || type.equals("dev.shuttle.bench.timer.TimerReset")
-                || type.equals("dev.shuttle.bench.timer.TimerStartStop");
-    }
-
 }
