@@ -169,7 +169,8 @@ public final class ComparisonTable {
         return sb.toString();
     }
 
-    static String align(List<String[]> cells) {
+    /** Cells as a plain-text table; the first row is the header, columns 2 to 4 are right-aligned numbers. */
+    public static String align(List<String[]> cells) {
         int[] width = new int[cells.get(0).length];
         for (String[] row : cells) {
             for (int i = 0; i < row.length; i++) {
