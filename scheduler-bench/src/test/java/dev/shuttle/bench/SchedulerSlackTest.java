@@ -1,7 +1,6 @@
 package dev.shuttle.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -33,9 +32,9 @@ class SchedulerSlackTest {
             joinQuietly(after);
         });
         parent.join();
-        List<String> wrong = seen.get();
-        assertEquals(1, wrong.size(), "expected only the thread created before lowering: " + wrong);
-        assertTrue(wrong.get(0).startsWith("ForkJoinPool-99"), wrong.get(0));
+        // Other tests of this JVM may have left the JDK's own scheduler threads at the default slack: look at ours.
+        List<String> wrong = seen.get().stream().filter(t -> t.startsWith("ForkJoinPool-99")).toList();
+        assertEquals(1, wrong.size(), "expected only the thread created before lowering: " + seen.get());
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

@@ -112,9 +112,14 @@ public final class FullRun {
         ServerBench.Settings settings = shortRun ? ServerBench.SMOKE : ServerBench.FULL;
         try {
             ServerBench.Results results = ServerBench.run(settings);
+            Path plotDir = DOCS.resolve(ReportWriter.FILE_DIR);
+            Files.createDirectories(plotDir);
+            for (Map.Entry<String, String> e : ServerReport.plots(results).entrySet()) {
+                Files.writeString(plotDir.resolve(e.getKey()), e.getValue());
+            }
             Files.writeString(RESULTS.resolve(SERVER_SECTION), ServerReport.markdown(results,
                     "./shuttle report (FullRun runs dev.shuttle.bench.server.ServerBench"
-                            + (shortRun ? " --smoke" : "") + ")"));
+                            + (shortRun ? " --smoke" : "") + ")", ReportWriter.FILE_DIR));
             return List.of();
         } catch (IOException | InterruptedException | RuntimeException e) {
             return List.of("The real-server benchmark failed: " + e);

@@ -62,7 +62,7 @@ public final class ServerBench {
         Settings settings = list.contains("--smoke") ? SMOKE : FULL;
         Results results = run(settings);
         String markdown = ServerReport.markdown(results, "java -cp scheduler-bench/target/benchmarks.jar "
-                + ServerBench.class.getName() + " " + String.join(" ", args));
+                + ServerBench.class.getName() + " " + String.join(" ", args), null);
         int out = list.indexOf("--out");
         if (out >= 0 && out + 1 < args.length) {
             Files.writeString(Path.of(args[out + 1]), markdown);

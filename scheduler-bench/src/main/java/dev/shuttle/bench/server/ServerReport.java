@@ -2,10 +2,13 @@ package dev.shuttle.bench.server;
 
 import dev.shuttle.bench.SchedulerSlack;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.report.Charts;
 import dev.shuttle.bench.report.ComparisonTable;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** The real-server benchmark's section of docs/benchmarks.md: maximum throughput, then latency and CPU per load. */
@@ -13,7 +16,41 @@ public final class ServerReport {
     private ServerReport() {
     }
 
-    public static String markdown(ServerBench.Results results, String command) {
+    /**
+     * Latency against offered load, one chart per endpoint, p50 and p99 of both schedulers, keyed by file name
+     * ({@code server-<endpoint>.svg}).
+     */
+    public static Map<String, String> plots(ServerBench.Results results) {
+        Map<String, String> files = new LinkedHashMap<>();
+        for (Endpoint e : Endpoint.values()) {
+            Map<String, double[][]> series = new LinkedHashMap<>();
+            for (String scheduler : List.of(Schedulers.JDK, Schedulers.SHUTTLE)) {
+                for (double p : new double[] {50, 99}) {
+                    List<double[]> points = new ArrayList<>();
+                    for (double load : results.settings().loads()) {
+                        find(results.runs(), e, scheduler, load).ifPresent(r -> points.add(
+                                new double[] {r.offeredRate(), millis(r, p)}));
+                    }
+                    if (!points.isEmpty()) {
+                        series.put((scheduler.equals(Schedulers.JDK) ? "JDK default" : "Shuttle") + " p"
+                                + fmtPercentile(p), points.toArray(new double[0][]));
+                    }
+                }
+            }
+            if (!series.isEmpty()) {
+                files.put(plotFile(e), Charts.lines("Server " + e.path() + ": latency against offered load",
+                        "requests per second", "ms", series));
+            }
+        }
+        return files;
+    }
+
+    private static String plotFile(Endpoint e) {
+        return "server-" + e.name().toLowerCase(Locale.ROOT).replace('_', '-') + ".svg";
+    }
+
+    /** The section; with {@code plotDir} non-null it links the {@link #plots} there (relative to the report). */
+    public static String markdown(ServerBench.Results results, String command, String plotDir) {
         List<ServerBench.Run> runs = results.runs();
         StringBuilder md = new StringBuilder();
         md.append("## Real server: com.sun.net.httpserver, one virtual thread per request\n\n");
@@ -102,6 +139,13 @@ public final class ServerReport {
         } else {
             md.append("Every cell above where Shuttle is worse than the JDK default, by any margin:\n\n");
             losses.forEach(l -> md.append(l).append('\n'));
+        }
+        if (plotDir != null) {
+            md.append("\n### Latency against offered load\n\n");
+            for (Endpoint e : Endpoint.values()) {
+                md.append("![server ").append(e.path()).append("](").append(plotDir).append('/')
+                        .append(plotFile(e)).append(")\n\n");
+            }
         }
         return md.toString();
     }
