@@ -79,7 +79,7 @@ public final class SchedulerSlack {
     }
 
     /** {@code name (tid): slack} of each scheduler thread whose slack differs from {@value #NANOS} ns. */
-    static List<String> schedulerThreadsWithOtherSlack() {
+    public static List<String> schedulerThreadsWithOtherSlack() {
         List<String> wrong = new ArrayList<>();
         if (!LINUX) {
             return wrong;

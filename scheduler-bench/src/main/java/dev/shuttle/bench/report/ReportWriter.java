@@ -16,25 +16,35 @@ public final class ReportWriter {
     }
 
     /** What each benchmark exercises: where to look first when Shuttle loses on it. */
-    private static final Map<String, String> EXERCISES = Map.of(
-            "sched.PingPong", "the park/unpark hand-off: where a woken thread is queued (runNext), whether another"
-                    + " carrier is woken, and carrier park/unpark",
-            "sched.Skynet", "thread start and join throughput: the submit path, run-queue overflow to the global"
-                    + " queue, stealing",
-            "sched.Wakeup", "block/wake pairs with idle carriers: the cost of searching carriers and of waking idle"
-                    + " ones (seed 001)",
-            "timer.ParallelTimerLatency", "timers firing while one carrier is busy: the idle carrier that watches"
-                    + " the earliest deadline, and stealing of expired timers from the busy carrier's heap",
-            "timer.StaggeredTickerLatency", "timer wake-ups competing with CPU-bound work: the timer watch passing"
-                    + " between carriers as they get busy, and woken threads queued behind a busy carrier's work",
-            "timer.Tickers", "many timed parks: the timer queue and one carrier park/unpark per wake-up",
-            "timer.Sleep", "thread start + timer arm + wake for 1000 short sleeps",
-            "timer.TimerStop", "a timed park's timer arm and cancel on its own scheduler: the carrier's timer heap"
-                    + " (Shuttle) against the pool's delay-scheduler queue (JDK)",
-            "timer.TimerReset", "a timed park's timer cancel and re-arm on its own scheduler: the carrier's timer"
-                    + " heap (Shuttle) against the pool's delay-scheduler queue (JDK)",
-            "timer.TimerStartStop", "1000 timers armed then cancelled from one virtual thread: the carrier's timer"
-                    + " heap growing and shrinking (Shuttle) against the delay-scheduler queue (JDK)");
+    private static final Map<String, String> EXERCISES = Map.ofEntries(
+            Map.entry("sched.IdleCpu", "what carriers do once the work is gone: how long they spin before they park,"
+                    + " and any periodic wake-up while idle"),
+            Map.entry("sched.PingPong",
+                    "the park/unpark hand-off: where a woken thread is queued (runNext), whether another"
+                    + " carrier is woken, and carrier park/unpark"),
+            Map.entry("sched.Skynet",
+                    "thread start and join throughput: the submit path, run-queue overflow to the global"
+                    + " queue, stealing"),
+            Map.entry("sched.Wakeup",
+                    "block/wake pairs with idle carriers: the cost of searching carriers and of waking idle"
+                    + " ones (seed 001)"),
+            Map.entry("timer.ParallelTimerLatency",
+                    "timers firing while one carrier is busy: the idle carrier that watches"
+                    + " the earliest deadline, and stealing of expired timers from the busy carrier's heap"),
+            Map.entry("timer.StaggeredTickerLatency",
+                    "timer wake-ups competing with CPU-bound work: the timer watch passing"
+                    + " between carriers as they get busy, and woken threads queued behind a busy carrier's work"),
+            Map.entry("timer.Tickers", "many timed parks: the timer queue and one carrier park/unpark per wake-up"),
+            Map.entry("timer.Sleep", "thread start + timer arm + wake for 1000 short sleeps"),
+            Map.entry("timer.TimerStop",
+                    "a timed park's timer arm and cancel on its own scheduler: the carrier's timer heap"
+                    + " (Shuttle) against the pool's delay-scheduler queue (JDK)"),
+            Map.entry("timer.TimerReset",
+                    "a timed park's timer cancel and re-arm on its own scheduler: the carrier's timer"
+                    + " heap (Shuttle) against the pool's delay-scheduler queue (JDK)"),
+            Map.entry("timer.TimerStartStop",
+                    "1000 timers armed then cancelled from one virtual thread: the carrier's timer"
+                    + " heap growing and shrinking (Shuttle) against the delay-scheduler queue (JDK)"));
 
     private ReportWriter() {
     }

@@ -26,7 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * request ({@link Executors#newVirtualThreadPerTaskExecutor()}), on 127.0.0.1 only. Which scheduler runs those
  * threads is decided by the command line alone (the agent or not); {@code /info} says which one did. Endpoints are
  * {@link Endpoint}s; {@code /cpu} answers the process's CPU time in nanoseconds so the load generator can charge CPU
- * per request. Prints {@code PORT <n>} once it listens, and stops when standard input closes.
+ * per request, and {@code /slack} the scheduler threads whose timer slack differs from the one both sides get.
+ * Prints {@code PORT <n>} once it listens, and stops when standard input closes.
  */
 public final class ServerApp {
     static final long CRITICAL_SECTION_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
@@ -56,6 +57,7 @@ public final class ServerApp {
             server.createContext(e.path(), exchange -> app.handle(e, exchange));
         }
         server.createContext("/cpu", text(() -> Long.toString(ProcessCpu.nanos())));
+        server.createContext("/slack", text(() -> String.join(", ", SchedulerSlack.schedulerThreadsWithOtherSlack())));
         server.createContext("/info", text(() -> ShuttleScheduler.systemDefault().isPresent() ? "shuttle" : "jdk"));
         server.start();
         System.out.println("PORT " + server.getAddress().getPort());

@@ -108,6 +108,11 @@ public final class ServerBench {
                                 () -> load.openLoop(endpoint, rate, settings.stepNanos())));
                     }
                 }
+                String wrongSlack = control.get("/slack");
+                if (!wrongSlack.isEmpty()) {
+                    throw new IllegalStateException("the " + scheduler + " server's scheduler threads with another"
+                            + " timer slack, so the comparison would not be like for like: " + wrongSlack);
+                }
             }
         }
         return new Results(settings, runs, commands);

@@ -102,12 +102,13 @@ final class ServerProcess implements AutoCloseable {
         return port;
     }
 
-    /** The command line, with the class path shortened to its file names. */
+    /** The command line, with the class path shortened to its first entry's file name. */
     String commandLine() {
         List<String> shown = new ArrayList<>();
-        for (String arg : command) {
-            shown.add(arg.contains(File.pathSeparator) || arg.endsWith(".jar") && !arg.startsWith("-")
-                    ? Path.of(arg.split(File.pathSeparator)[0]).getFileName().toString() : arg);
+        for (int i = 0; i < command.size(); i++) {
+            String arg = command.get(i);
+            boolean classPath = i > 0 && command.get(i - 1).equals("-cp");
+            shown.add(classPath ? Path.of(arg.split(File.pathSeparator)[0]).getFileName().toString() : arg);
         }
         return String.join(" ", shown);
     }

@@ -58,9 +58,10 @@ public final class ServerReport {
                 .append(" settings: ").append(results.settings().describe()).append(").\n\n");
         md.append("- Server, JDK default: `").append(results.commands().get(Schedulers.JDK)).append("`\n");
         md.append("- Server, Shuttle: `").append(results.commands().get(Schedulers.SHUTTLE)).append("`\n");
-        md.append("- Like for like: the same flags and heap but the agent; ").append(SchedulerSlack.describe())
-                .append(" (the server lowers it on its main thread before it creates any thread, the carriers")
-                .append(" lower their own).\n");
+        md.append("- Like for like: the same flags and heap but the agent; timer slack ").append(SchedulerSlack.NANOS)
+                .append(" ns on both servers' scheduler threads (the server lowers it on its main thread before it")
+                .append(" creates any thread, Shuttle's carriers lower their own; each server's `/slack` is checked")
+                .append(" after its runs).\n");
         md.append("- Load: `LoadGenerator`, Java, in the parent JVM, on 127.0.0.1; one keep-alive connection per")
                 .append(" platform thread. Open loop at a fixed rate as wrk2: latency from each request's intended")
                 .append(" start, HdrHistogram. Generator and server share the machine's processors. The JDK default")
