@@ -10,8 +10,9 @@ public final class BenchJvm {
     public static final String ADD_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
     public static final String UNSAFE_ALLOW = "--sun-misc-unsafe-memory-access=allow";
     /**
-     * Lets Shuttle's carriers lower their Linux timer slack (see {@code TimerSlack} in scheduler-core); a user who
-     * wants Shuttle's lowest timer latency passes the same flag. The JDK's scheduler does not use it.
+     * Lets Shuttle's carriers lower their Linux timer slack (see {@code TimerSlack} in scheduler-core), and lets the
+     * suite give the JDK's scheduler threads the same slack ({@link SchedulerSlack}) and read process CPU
+     * ({@code ProcessCpu}).
      */
     public static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
 

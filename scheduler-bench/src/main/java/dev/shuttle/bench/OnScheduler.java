@@ -10,6 +10,7 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * The state every scheduler benchmark shares: the {@code scheduler} parameter ({@code jdk} or {@code shuttle}, one
  * carrier per processor on both sides), the scheduler opened for the trial and a factory of its virtual threads.
+ * Both schedulers' threads run with the same timer slack ({@link SchedulerSlack}), checked at the end of the trial.
  * The one {@code @Setup} and {@code @TearDown} here call {@link #afterOpen} and {@link #beforeClose}, so a
  * benchmark's own trial steps run in a fixed order around the scheduler's life instead of depending on how JMH
  * orders setup methods across a class hierarchy.
@@ -24,6 +25,7 @@ public abstract class OnScheduler {
 
     @Setup(Level.Trial)
     public final void openScheduler() throws Exception {
+        SchedulerSlack.lowerCurrentThread();
         schedulers = Schedulers.open(scheduler, 0);
         tasks = new VirtualTasks(schedulers.ofVirtual().factory());
         afterOpen();
@@ -33,6 +35,7 @@ public abstract class OnScheduler {
     public final void closeScheduler() throws Exception {
         try {
             beforeClose();
+            SchedulerSlack.requireLowered();
         } finally {
             schedulers.close();
         }

@@ -1,6 +1,6 @@
 package dev.shuttle.bench;
 
-import dev.shuttle.bench.timer.TimerImpl;
+import dev.shuttle.bench.server.ServerBench;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +13,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * What CI runs: every benchmark in the jar (including {@code dev.shuttle.bench.lock} when present), one fork, no
- * warmup, one 100 ms iteration, with the smallest sizes where the defaults are large. A benchmark fails if JMH
- * reports an error or it produces no result. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
+ * warmup, one 100 ms iteration, with the smallest sizes where the defaults are large, then the real-server benchmark
+ * with its smoke settings (a few seconds per scheduler). A benchmark fails if JMH reports an error or it produces no
+ * result; the server benchmark fails if a server runs on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
  * failure.
  */
 public final class SmokeRun {
@@ -36,7 +37,6 @@ public final class SmokeRun {
 
     public static void main(String[] args) {
         List<String> benchmarks = BenchmarkCatalog.find("dev\\.shuttle\\.bench\\..*");
-        boolean shuttleTimers = TimerImpl.shuttleScheduleAvailable();
         int passed = 0;
         int failed = 0;
         long start = System.nanoTime();
@@ -54,12 +54,6 @@ public final class SmokeRun {
             if (BenchJvm.wantsAgent(type)) {
                 options.jvmArgsPrepend(BenchJvm.agent());
             }
-            String note = "";
-            if (!shuttleTimers && isTimerOperation(type)) {
-                // Until ShuttleScheduler.schedule lands, impl=shuttle fails by design; smoke-test the others.
-                options.param("impl", TimerImpl.STPE, TimerImpl.FJP);
-                note = " (impl=shuttle skipped: ShuttleScheduler.schedule not in this build)";
-            }
             long t0 = System.nanoTime();
             String outcome;
             try {
@@ -74,16 +68,24 @@ public final class SmokeRun {
                 outcome = "FAILED: " + QuickCompare.rootCause(e);
             }
             System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", benchmark, outcome.startsWith("ok") ? "ok" : "",
-                    (System.nanoTime() - t0) / 1e9, outcome.startsWith("ok") ? note : " " + outcome);
+                    (System.nanoTime() - t0) / 1e9, outcome.startsWith("ok") ? "" : " " + outcome);
         }
-        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size(), (System.nanoTime() - start) / 1e9);
+        long t0 = System.nanoTime();
+        String outcome;
+        try {
+            ServerBench.run(ServerBench.SMOKE);
+            passed++;
+            outcome = "ok";
+        } catch (Exception e) {
+            failed++;
+            outcome = "FAILED: " + QuickCompare.rootCause(e);
+        }
+        System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.ServerBench (smoke settings)",
+                outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
+                outcome.equals("ok") ? "" : " " + outcome);
+        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size() + 1,
+                (System.nanoTime() - start) / 1e9);
         System.out.println("SmokeRun: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 && passed > 0 ? 0 : 1);
     }
-
-    private static boolean isTimerOperation(String type) {
-        return type.equals("dev.shuttle.bench.timer.TimerStop") || type.equals("dev.shuttle.bench.timer.TimerReset")
-                || type.equals("dev.shuttle.bench.timer.TimerStartStop");
-    }
-
 }

@@ -7,7 +7,9 @@
  *       p50, p99, p99.9, max and mean in microseconds. Timer lateness is always the actual wake time minus the
  *       intended deadline, both from {@link java.lang.System#nanoTime()}, clamped at 0 like Go's.</li>
  *   <li>CPU: {@link dev.shuttle.bench.metrics.CpuStats} divides process CPU time
- *       ({@link dev.shuttle.bench.metrics.ProcessCpu}, the seeds' task-clock) by operations.</li>
+ *       ({@link dev.shuttle.bench.metrics.ProcessCpu}: {@code clock_gettime(CLOCK_PROCESS_CPUTIME_ID)} at nanosecond
+ *       precision, all threads, the seeds' task-clock) by operations. It is the one CPU clock of the suite: every
+ *       benchmark and launcher reads it, and it fails loudly rather than fall back to a tick-counting clock.</li>
  *   <li>Both are {@code @AuxCounters(EVENTS)}, which JMH sums over measurement iterations; so they accumulate over
  *       all measurement iterations and publish in the last one only ({@code MeasurementPhase}).</li>
  *   <li>{@link dev.shuttle.bench.metrics.Signal} is an allocation-free park/unpark hand-off and

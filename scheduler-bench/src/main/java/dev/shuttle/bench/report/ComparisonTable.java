@@ -1,23 +1,27 @@
 package dev.shuttle.bench.report;
 
+import dev.shuttle.bench.PrimaryMetric;
 import dev.shuttle.bench.Schedulers;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * Pairs each JDK-default measurement with its Shuttle twin (same benchmark, same other parameters, same metric) and
  * renders them side by side with the ratio Shuttle / JDK and which direction is better. Measurements without a
- * {@code scheduler} parameter (the timer impls, the lock benchmarks) are not pairs; {@link #unpaired} lists them.
+ * {@code scheduler} parameter (the lock benchmarks) are not pairs; {@link #unpaired} lists them. A benchmark's
+ * primary row comes first: its JMH score, or the metric it names with {@link PrimaryMetric} (its score, a window's
+ * length, is then dropped).
  */
 public final class ComparisonTable {
     /** One row: {@code jdk} or {@code shuttle} may be null when only one side ran. */
     public record Row(String benchmark, String params, String metric, String unit, Double jdk, Double shuttle,
-            boolean higherIsBetter) {
+            boolean higherIsBetter, boolean primary) {
         /** Shuttle / JDK, or NaN when a side is missing or the JDK value is 0. */
         public double ratio() {
             return jdk == null || shuttle == null || jdk == 0 ? Double.NaN : shuttle / jdk;
@@ -30,6 +34,7 @@ public final class ComparisonTable {
         }
     }
 
+    private static final String BENCH_PACKAGE = "dev.shuttle.bench.";
     private final List<Row> rows = new ArrayList<>();
     private final List<Measurement> unpaired = new ArrayList<>();
 
@@ -37,6 +42,9 @@ public final class ComparisonTable {
     public ComparisonTable(List<Measurement> measurements) {
         Map<String, Measurement[]> pairs = new LinkedHashMap<>();
         for (Measurement m : measurements) {
+            if (m.metric().equals(Measurement.SCORE) && primaryMetric(m.benchmark()).isPresent()) {
+                continue;
+            }
             String side = m.param("scheduler");
             if (!Schedulers.JDK.equals(side) && !Schedulers.SHUTTLE.equals(side)) {
                 unpaired.add(m);
@@ -49,11 +57,33 @@ public final class ComparisonTable {
             Measurement any = pair[0] != null ? pair[0] : pair[1];
             rows.add(new Row(any.benchmark(), paramsWithoutScheduler(any), any.metric(), any.unit(),
                     pair[0] == null ? null : pair[0].value(), pair[1] == null ? null : pair[1].value(),
-                    any.higherIsBetter()));
+                    any.higherIsBetter(), isPrimary(any)));
         }
         List<String> groups = rows.stream().map(r -> r.benchmark() + '|' + r.params()).distinct().toList();
         rows.sort(java.util.Comparator.comparingInt((Row r) -> groups.indexOf(r.benchmark() + '|' + r.params()))
-                .thenComparingInt(r -> rank(r.metric())));
+                .thenComparing(r -> !r.primary()).thenComparingInt(r -> rank(r.metric())));
+    }
+
+    /**
+     * The metric a benchmark declares as its headline with {@link PrimaryMetric}, when its JMH score is only an
+     * observation window; empty for benchmarks whose score is the headline, or that this jar does not hold.
+     */
+    public static Optional<String> primaryMetric(String benchmark) {
+        int method = benchmark.lastIndexOf('.');
+        if (method < 0) {
+            return Optional.empty();
+        }
+        try {
+            Class<?> type = Class.forName(BENCH_PACKAGE + benchmark.substring(0, method), false,
+                    ComparisonTable.class.getClassLoader());
+            return Optional.ofNullable(type.getAnnotation(PrimaryMetric.class)).map(PrimaryMetric::value);
+        } catch (ClassNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static boolean isPrimary(Measurement m) {
+        return primaryMetric(m.benchmark()).map(m.metric()::equals).orElse(m.metric().equals(Measurement.SCORE));
     }
 
     /** The order metrics are listed in within one benchmark: score, the percentiles in order, then the rest. */
@@ -129,7 +159,8 @@ public final class ComparisonTable {
         sb.append(reference == null ? "\n" : " " + referenceTitle + " |\n");
         sb.append("|---|---|---|---|---:|---:|---:|---|").append(reference == null ? "\n" : "---:|\n");
         for (Row r : rows) {
-            sb.append("| ").append(r.benchmark()).append(" | ").append(r.params()).append(" | ").append(r.metric())
+            sb.append("| ").append(r.benchmark()).append(" | ").append(r.params()).append(" | ")
+                    .append(r.primary() ? "**" + r.metric() + "**" : r.metric())
                     .append(" | ").append(r.unit()).append(" | ").append(format(r.jdk())).append(" | ")
                     .append(format(r.shuttle())).append(" | ").append(formatRatio(r.ratio())).append(" | ")
                     .append(r.higherIsBetter() ? "higher" : "lower").append(" |");
@@ -138,7 +169,8 @@ public final class ComparisonTable {
         return sb.toString();
     }
 
-    static String align(List<String[]> cells) {
+    /** Cells as a plain-text table; the first row is the header, columns 2 to 4 are right-aligned numbers. */
+    public static String align(List<String[]> cells) {
         int[] width = new int[cells.get(0).length];
         for (String[] row : cells) {
             for (int i = 0; i < row.length; i++) {

@@ -2,6 +2,8 @@ package dev.shuttle.bench.report;
 
 import dev.shuttle.bench.BenchJvm;
 import dev.shuttle.bench.BenchmarkCatalog;
+import dev.shuttle.bench.server.ServerBench;
+import dev.shuttle.bench.server.ServerReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,7 +24,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * The full benchmark run and its report. Run from the repository root:
  * <pre>java --add-opens=java.base/java.lang=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
- *     dev.shuttle.bench.report.FullRun [--short] [--no-go] [--report-only] [--note TEXT]</pre>
+ *     dev.shuttle.bench.report.FullRun [--short] [--no-go] [--no-server] [--report-only] [--note TEXT]</pre>
  * <ol>
  *   <li>every benchmark with its annotated settings, except Wakeup and {@code juc}, to
  *       {@code results/jmh-main.json};</li>
@@ -31,6 +33,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>Wakeup once per parallelism 2, 8, 32, 64, each fork given the same
  *       {@code -Djdk.virtualThreadScheduler.parallelism}, to {@code results/jmh-wakeup-P.json};</li>
  *   <li>Go's benchmarks for the same scenarios ({@link GoBench#commands()}) when Go is installed;</li>
+ *   <li>the real-server benchmark ({@link ServerBench}), its section to {@code results/server.md};</li>
  *   <li>{@code docs/benchmarks.md} and its charts under {@code docs/benchmarks/}.</li>
  * </ol>
  * {@code --short} runs one short iteration per benchmark, to check the pipeline, not to measure;
@@ -42,6 +45,7 @@ public final class FullRun {
     private static final Path RESULTS = Path.of("scheduler-bench", "target", "bench-results");
     private static final Path DOCS = Path.of("docs");
     private static final String JUC = BenchJvm.AGENT_PACKAGE.replace(".", "\\.") + ".*";
+    private static final String SERVER_SECTION = "server.md";
 
     private FullRun() {
     }
@@ -63,6 +67,9 @@ public final class FullRun {
             runJmh(shortRun);
             if (!argList.contains("--no-go")) {
                 notes.addAll(runGo());
+            }
+            if (!argList.contains("--no-server")) {
+                notes.addAll(runServer(shortRun));
             }
         }
         if (shortRun) {
@@ -108,6 +115,25 @@ public final class FullRun {
                     .param("load", "300us/2");
         }
         return options;
+    }
+
+    /** The real-server benchmark; its section of the report goes to {@value #SERVER_SECTION} in the results. */
+    private static List<String> runServer(boolean shortRun) {
+        ServerBench.Settings settings = shortRun ? ServerBench.SMOKE : ServerBench.FULL;
+        try {
+            ServerBench.Results results = ServerBench.run(settings);
+            Path plotDir = DOCS.resolve(ReportWriter.FILE_DIR);
+            Files.createDirectories(plotDir);
+            for (Map.Entry<String, String> e : ServerReport.plots(results).entrySet()) {
+                Files.writeString(plotDir.resolve(e.getKey()), e.getValue());
+            }
+            Files.writeString(RESULTS.resolve(SERVER_SECTION), ServerReport.markdown(results,
+                    "./shuttle report (FullRun runs dev.shuttle.bench.server.ServerBench"
+                            + (shortRun ? " --smoke" : "") + ")", ReportWriter.FILE_DIR));
+            return List.of();
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            return List.of("The real-server benchmark failed: " + e);
+        }
     }
 
     private static List<String> runGo() {
@@ -162,7 +188,10 @@ public final class FullRun {
         int procs = Runtime.getRuntime().availableProcessors();
         String date = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
         ReportWriter.Context ctx = new ReportWriter.Context(command, date, jvm, Machine.describe(), note);
+        Path server = RESULTS.resolve(SERVER_SECTION);
+        String serverSection = Files.exists(server) ? "\n" + Files.readString(server) : "";
         Files.writeString(DOCS.resolve("benchmarks.md"),
-                ReportWriter.markdown(ctx, measurements, new GoReference(go, procs), go, plots, notes));
+                ReportWriter.markdown(ctx, measurements, new GoReference(go, procs), go, plots, notes)
+                        + serverSection);
     }
 }

@@ -11,8 +11,9 @@
  *   <li>{@link dev.shuttle.bench.timer.Tickers}: 10 to 10,000 threads sleeping 1 ms in a loop: wake-ups per second,
  *       CPU per wake-up and lateness.</li>
  *   <li>{@link dev.shuttle.bench.timer.TimerStop}, {@link dev.shuttle.bench.timer.TimerReset},
- *       {@link dev.shuttle.bench.timer.TimerStartStop}: timer operations per {@link dev.shuttle.bench.timer.TimerImpl}
- *       ({@code shuttle}, {@code stpe}, {@code fjp}); {@link dev.shuttle.bench.timer.Sleep}: Go's Sleep1000.</li>
+ *       {@link dev.shuttle.bench.timer.TimerStartStop}: the timer arm and cancel a virtual thread's timed park performs,
+ *       called from a virtual thread on its own scheduler's pool
+ *       ({@link dev.shuttle.bench.timer.TimerBenchmark}); {@link dev.shuttle.bench.timer.Sleep}: Go's Sleep1000.</li>
  * </ul>
  */
 package dev.shuttle.bench.timer;

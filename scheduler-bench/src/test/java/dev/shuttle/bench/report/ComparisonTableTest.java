@@ -22,12 +22,12 @@ class ComparisonTableTest {
                 m("timer.Tickers.window", "jdk", "ops_per_s", 1000, "#"),
                 m("timer.Tickers.window", "shuttle", "ops_per_s", 1500, "#")));
         assertEquals(2, t.rows().size());
-        ComparisonTable.Row cpu = t.rows().get(0);
+        ComparisonTable.Row cpu = t.rows().get(1);
         assertEquals("threads=10", cpu.params());
         assertEquals(0.25, cpu.ratio(), 1e-12);
         assertFalse(cpu.higherIsBetter());
         assertFalse(cpu.shuttleLoses(0.05));
-        ComparisonTable.Row rate = t.rows().get(1);
+        ComparisonTable.Row rate = t.rows().get(0); // Tickers' primary metric
         assertTrue(rate.higherIsBetter());
         assertEquals(1.5, rate.ratio(), 1e-12);
     }
@@ -52,6 +52,24 @@ class ComparisonTableTest {
         assertTrue(Double.isNaN(t.rows().get(0).ratio()));
         assertEquals(1, t.unpaired().size());
         assertTrue(t.toText().contains("-"));
+    }
+
+    /** Tickers' JMH score is its window length: the table drops it and lists the declared primary metric first. */
+    @Test
+    void windowScoreGivesWayToThePrimaryMetric() {
+        ComparisonTable t = new ComparisonTable(List.of(
+                m("timer.Tickers.window", "jdk", "score", 100, "ms/op"),
+                m("timer.Tickers.window", "shuttle", "score", 100, "ms/op"),
+                m("timer.Tickers.window", "jdk", "p99_us", 20, "#"),
+                m("timer.Tickers.window", "shuttle", "p99_us", 10, "#"),
+                m("timer.Tickers.window", "jdk", "ops_per_s", 1000, "#"),
+                m("timer.Tickers.window", "shuttle", "ops_per_s", 1500, "#"),
+                m("sched.PingPong.roundTrip", "jdk", "score", 2, "ns/op"),
+                m("sched.PingPong.roundTrip", "shuttle", "score", 1, "ns/op")));
+        assertEquals(List.of("ops_per_s", "p99_us", "score"), t.rows().stream().map(ComparisonTable.Row::metric).toList());
+        assertEquals(List.of(true, false, true), t.rows().stream().map(ComparisonTable.Row::primary).toList());
+        assertEquals(java.util.Optional.of("ops_per_s"), ComparisonTable.primaryMetric("timer.Tickers.window"));
+        assertEquals(java.util.Optional.empty(), ComparisonTable.primaryMetric("sched.PingPong.roundTrip"));
     }
 
     @Test

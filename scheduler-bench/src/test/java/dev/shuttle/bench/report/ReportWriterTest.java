@@ -16,10 +16,31 @@ class ReportWriterTest {
         String md = ReportWriter.markdown(new ReportWriter.Context("FullRun", "2025-01-01", "25", "2 cores", "shared"),
                 all, new GoReference(go, 2), go, Map.of("x.svg", "<svg/>"), List.of("a note"));
         assertTrue(md.contains("- Note: shared"));
-        assertTrue(md.contains("| sched.PingPong.roundTrip |  | score | ns/op | 1,479 | 3,000 | 2.03x | lower | - |"));
+        assertTrue(md.contains("| sched.PingPong.roundTrip |  | **score** | ns/op | 1,479 | 3,000 | 2.03x | lower | - |"));
         assertTrue(md.contains("**sched.PingPong.roundTrip** score: 2.03x"));
         assertTrue(md.contains("| timer.TimerStop.armAndCancel | impl=stpe jmh.threads=2 | score | 95 | ns/op | 121.3 |"));
         assertTrue(md.contains("![x.svg](benchmarks/x.svg)"));
+        assertTrue(md.contains("timer slack"));
         assertTrue(md.contains("| ParallelTimerLatency | 2 |"));
+    }
+}
+
+class ReportWriterLossesTest {
+    private static Measurement m(String scheduler, String metric, double value) {
+        return new Measurement("sched.PingPong.roundTrip", Map.of("scheduler", scheduler), metric, value, "#");
+    }
+
+    /** A 2 % loss is listed too, apart from the large ones; a win is not. */
+    @Test
+    void listsEveryRowWhereShuttleIsWorse() {
+        String md = ReportWriter.markdown(new ReportWriter.Context("c", "d", "25", "m", ""),
+                List.of(m("jdk", "p50_us", 100), m("shuttle", "p50_us", 102), m("jdk", "p99_us", 100),
+                        m("shuttle", "p99_us", 150), m("jdk", "max_us", 100), m("shuttle", "max_us", 90)),
+                new GoReference(List.of(), 2), List.of(), Map.of(), List.of());
+        String losses = md.substring(md.indexOf("## Where Shuttle loses"));
+        assertTrue(losses.contains("p99_us: 1.50x"), losses);
+        assertTrue(losses.contains("p50_us: 1.02x"), losses);
+        assertTrue(losses.indexOf("p99_us: 1.50x") < losses.indexOf("p50_us: 1.02x"), losses);
+        assertTrue(!losses.contains("max_us"), losses);
     }
 }

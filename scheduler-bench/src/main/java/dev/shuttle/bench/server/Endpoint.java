@@ -1,0 +1,27 @@
+package dev.shuttle.bench.server;
+
+/** What a request to the server under load does, each on its own virtual thread. */
+public enum Endpoint {
+    /** Answers at once: the cost of the request path itself. */
+    HELLO("/hello"),
+    /** Sleeps 1 ms: a timed park and its wake-up per request. */
+    SLEEP("/sleep"),
+    /** 20 µs of CPU under one process-wide {@link java.util.concurrent.locks.ReentrantLock}. */
+    LOCK_REENTRANT("/lock/reentrant"),
+    /** 20 µs of CPU under one process-wide {@link dev.shuttle.lock.SpinBitLock}. */
+    LOCK_SPINBIT("/lock/spinbit"),
+    /** Starts 8 virtual threads that each sleep 1 ms, and joins them. */
+    FAN_OUT("/fanout"),
+    /** Reads a 256 KB file (from the page cache) and answers its length, not its content. */
+    FILE("/file");
+
+    private final String path;
+
+    Endpoint(String path) {
+        this.path = path;
+    }
+
+    public String path() {
+        return path;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.shuttle.bench.server;
+
+import dev.shuttle.bench.BenchJvm;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * A child JVM running {@link ServerApp}, on the JDK's default scheduler or on Shuttle through its agent, with the same
+ * flags and heap otherwise. It ends when closed (its standard input closes), or is killed 5 s later.
+ */
+final class ServerProcess implements AutoCloseable {
+    static final String HEAP = "-Xmx512m";
+    private static final String AGENT_PROPERTY = "shuttle.agentJar";
+
+    private final Process process;
+    private final int port;
+    private final List<String> command;
+
+    private ServerProcess(Process process, int port, List<String> command) {
+        this.process = process;
+        this.port = port;
+        this.command = command;
+    }
+
+    /** The JVM flags both servers get. */
+    static List<String> commonFlags() {
+        return List.of(HEAP, "-Xms512m", BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS);
+    }
+
+    /** The flags that put Shuttle under every virtual thread: the agent and the property that selects Shuttle. */
+    static List<String> shuttleFlags() {
+        return List.of("-javaagent:" + agentJar(),
+                "-Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler");
+    }
+
+    static ServerProcess start(boolean shuttle) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(commonFlags());
+        if (shuttle) {
+            command.addAll(shuttleFlags());
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerApp.class.getName()));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.US_ASCII));
+        String line = readLineWithin(out, process, TimeUnit.SECONDS.toMillis(30));
+        if (line == null || !line.startsWith("PORT ")) {
+            process.destroyForcibly();
+            throw new IOException("the server did not start (" + (line == null ? "no output" : line) + "): "
+                    + String.join(" ", command));
+        }
+        return new ServerProcess(process, Integer.parseInt(line.substring(5).strip()), command);
+    }
+
+    private static String readLineWithin(BufferedReader out, Process process, long millis) throws IOException {
+        Thread killer = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                // the line arrived; stop watching
+            }
+        });
+        String line = out.readLine();
+        killer.interrupt();
+        return line;
+    }
+
+    /**
+     * The scheduler-core jar to pass to {@code -javaagent}: {@value #AGENT_PROPERTY} when set, else the one the build
+     * left in {@code scheduler-core/target}. Its classes load from the benchmark jar, which precedes it on the class
+     * path and also holds scheduler-timers and JCTools.
+     */
+    static Path agentJar() {
+        String configured = System.getProperty(AGENT_PROPERTY);
+        if (configured != null) {
+            return Path.of(configured);
+        }
+        Path target = Path.of("scheduler-core", "target");
+        try (Stream<Path> jars = Files.list(target)) {
+            return jars.filter(p -> p.getFileName().toString().matches("scheduler-core-[^-]+(-SNAPSHOT)?\\.jar"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no scheduler-core jar in " + target
+                            + "; build first (./shuttle build) or set -D" + AGENT_PROPERTY));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot look for the agent jar in " + target.toAbsolutePath()
+                    + " (run from the repository root, or set -D" + AGENT_PROPERTY + ")", e);
+        }
+    }
+
+    int port() {
+        return port;
+    }
+
+    /** The command line, with the class path shortened to its first entry's file name. */
+    String commandLine() {
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < command.size(); i++) {
+            String arg = command.get(i);
+            boolean classPath = i > 0 && command.get(i - 1).equals("-cp");
+            shown.add(classPath ? Path.of(arg.split(File.pathSeparator)[0]).getFileName().toString() : arg);
+        }
+        return String.join(" ", shown);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            process.destroy();
+        }
+        if (!process.waitFor(5, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+}

@@ -1,0 +1,20 @@
+/**
+ * The real-server benchmark: what a user runs first. {@link dev.shuttle.bench.server.ServerApp} (the JDK's
+ * {@code com.sun.net.httpserver}, one virtual thread per request) runs in a child JVM on the JDK's default scheduler
+ * or on Shuttle through its agent, with the same flags and heap otherwise;
+ * {@link dev.shuttle.bench.server.LoadGenerator} loads it from the parent JVM on 127.0.0.1;
+ * {@link dev.shuttle.bench.server.ServerBench} runs the phases and {@link dev.shuttle.bench.server.ServerReport}
+ * writes the tables.
+ *
+ * <ul>
+ *   <li>Ownership: each generator connection is owned by one platform thread; its counters and histogram are read
+ *       by the driver only after {@code join}, which orders them. The driver ends a connection that outlives the
+ *       run's bound by closing its socket, and then joins it too.</li>
+ *   <li>Bounded: every run ends by its duration plus {@code LoadGenerator.GRACE_NANOS}; reads time out; a server
+ *       that does not print its port within 30 s is killed, and one that does not exit within 5 s of its standard
+ *       input closing is killed.</li>
+ *   <li>Like for like: the server lowers its timer slack before creating any thread (as the JMH trials do), and
+ *       checks nothing else differs but the agent; {@code /info} confirms which scheduler ran the requests.</li>
+ * </ul>
+ */
+package dev.shuttle.bench.server;

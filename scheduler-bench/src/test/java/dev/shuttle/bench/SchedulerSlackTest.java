@@ -1,0 +1,55 @@
+package dev.shuttle.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class SchedulerSlackTest {
+    /**
+     * The mechanism the benchmarks rely on: a thread created after its creator lowered the slack inherits it, one
+     * created by a thread that did not keeps the default, and the check tells the two apart.
+     */
+    @Test
+    void threadsCreatedAfterLoweringInheritTheSlackAndTheCheckSeesTheOthers() throws InterruptedException {
+        AtomicReference<List<String>> seen = new AtomicReference<>();
+        Thread parent = Thread.ofPlatform().start(() -> {
+            CountDownLatch release = new CountDownLatch(1);
+            CountDownLatch started = new CountDownLatch(2);
+            Runnable hold = () -> {
+                started.countDown();
+                awaitQuietly(release);
+            };
+            Thread before = Thread.ofPlatform().name("ForkJoinPool-99-before").start(hold);
+            SchedulerSlack.lowerCurrentThread();
+            Thread after = Thread.ofPlatform().name("ForkJoinPool-99-after").start(hold);
+            awaitQuietly(started);
+            seen.set(SchedulerSlack.schedulerThreadsWithOtherSlack());
+            release.countDown();
+            joinQuietly(before);
+            joinQuietly(after);
+        });
+        parent.join();
+        // Other tests of this JVM may have left the JDK's own scheduler threads at the default slack: look at ours.
+        List<String> wrong = seen.get().stream().filter(t -> t.startsWith("ForkJoinPool-99")).toList();
+        assertEquals(1, wrong.size(), "expected only the thread created before lowering: " + seen.get());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void joinQuietly(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
