@@ -98,6 +98,7 @@ final class Carrier extends Thread implements IntPredicate {
     private void runTask(Processor proc, Runnable task) {
         current = task;
         proc.beginTask(this);
+        proc.tasksRun++;
         try {
             task.run();
         } catch (Throwable e) {
@@ -304,8 +305,10 @@ final class Carrier extends Thread implements IntPredicate {
         IdleSet idle = pool.idle;
         boolean coveredTimers = false;
         while (idle.contains(proc.index) && !pool.isStopping()) {
+            proc.parks++;
             coveredTimers = watch.sleep(proc);
             if ((pool.timers.due() || workInSight()) && idle.tryRemove(proc.index)) {
+                proc.wakeUps++;
                 // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
                 // the timers that remain need another idle carrier, the backup if it covers them, else one woken to
                 // take the watch.
@@ -318,6 +321,7 @@ final class Carrier extends Thread implements IntPredicate {
             }
         }
         if (!pool.isStopping()) {
+            proc.wakeUps++;
             pool.monitor.processorBusy();
             spinning = true;
             proc.spinBudget.wokenToSearch();

@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -42,6 +43,8 @@ final class TimerService {
             LOG.log(Level.ERROR, "a timer's action failed; timers keep firing", e);
     /** Who sleeps toward the earliest deadline: the watcher and the backup. */
     final TimerWatch watch;
+    /** Timers armed from threads that are not this pool's carriers (per-processor counts cover the rest). */
+    final LongAdder externalArms = new LongAdder();
 
     TimerService(CarrierPool pool) {
         this.pool = pool;
@@ -73,6 +76,7 @@ final class TimerService {
         boolean woke = false;
         int selfFiring = BackupWatch.NO_HOLDER;
         if (onCarrier) {
+            proc.timersArmed++;
             TimerHeap heap = proc.timers;
             if (heap.tryLock()) {
                 try {
@@ -96,6 +100,7 @@ final class TimerService {
                 heap.arm(timer);
             }
         } else {
+            externalArms.increment();
             Processor[] all = pool.processors;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
@@ -200,7 +205,13 @@ final class TimerService {
             return 0;
         }
         try {
-            return heap.fireExpired(now, room, onError);
+            int fired = heap.fireExpired(now, room, onError);
+            if (heap == self.timers) {
+                self.timersFiredOwn += fired;
+            } else {
+                self.timersStolen += fired;
+            }
+            return fired;
         } finally {
             release(heap, true, self.index);
         }
