@@ -345,6 +345,14 @@ final class Carrier extends Thread implements IntPredicate {
         return true;
     }
 
+    /**
+     * The task being run, read by the monitor for its JFR events: a racy read of an owner field, which may name the
+     * task that just ended; a diagnostic can live with that.
+     */
+    Runnable currentTask() {
+        return current;
+    }
+
     /** Owner: true in the scheduling loop itself, false while a task runs. */
     boolean isBetweenTasks() {
         return current == null;

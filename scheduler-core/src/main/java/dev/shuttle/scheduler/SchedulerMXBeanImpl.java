@@ -19,6 +19,10 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     private static final AtomicInteger GENERATED = new AtomicInteger();
     private static final Set<SchedulerMXBeanImpl> LIVE = new CopyOnWriteArraySet<>();
 
+    static {
+        SchedulerStatisticsEvent.registerHook();
+    }
+
     private final String name;
     final CarrierPool pool;
     private final ObjectName objectName;

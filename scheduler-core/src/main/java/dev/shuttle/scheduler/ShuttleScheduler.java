@@ -59,6 +59,7 @@ public final class ShuttleScheduler implements AutoCloseable {
         // Registered before any thread starts, so that a duplicate name leaves nothing running.
         this.management = SchedulerMXBeanImpl.register(
                 builder.name == null ? SchedulerMXBeanImpl.generatedName() : builder.name, pool);
+        pool.name = management.getName();
         pool.start();
     }
 

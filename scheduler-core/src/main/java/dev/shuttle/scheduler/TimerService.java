@@ -173,7 +173,7 @@ final class TimerService {
             return 0;
         }
         long now = System.nanoTime();
-        return due - now <= 0 ? fire(self, self.timers, now, room) : 0;
+        return due - now <= 0 ? fire(self, self.timers, now, room, due) : 0;
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
@@ -183,7 +183,7 @@ final class TimerService {
         for (Processor c : pool.processors) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
-                fired += fire(self, c.timers, now, room(self));
+                fired += fire(self, c.timers, now, room(self), due);
             }
         }
         return fired;
@@ -199,22 +199,38 @@ final class TimerService {
         return Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
     }
 
-    /** {@code self} fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. */
-    private int fire(Processor self, TimerHeap heap, long now, int room) {
+    /**
+     * {@code self} fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. {@code
+     * due} is the heap's earliest deadline as the caller saw it: the batch's worst lateness, for {@link TimerLateEvent}.
+     */
+    private int fire(Processor self, TimerHeap heap, long now, int room, long due) {
         if (room <= 0 || !heap.tryLock()) {
             return 0;
         }
         try {
             int fired = heap.fireExpired(now, room, onError);
-            if (heap == self.timers) {
-                self.timersFiredOwn += fired;
-            } else {
+            boolean stolen = heap != self.timers;
+            if (stolen) {
                 self.timersStolen += fired;
+            } else {
+                self.timersFiredOwn += fired;
+            }
+            if (fired > 0 && now - due > TimerLateEvent.THRESHOLD_NANOS) {
+                TimerLateEvent.emit(pool.name, due, now - due, fired, indexOf(heap), stolen);
             }
             return fired;
         } finally {
             release(heap, true, self.index);
         }
+    }
+
+    private int indexOf(TimerHeap heap) {
+        for (Processor p : pool.processors) {
+            if (p.timers == heap) {
+                return p.index;
+            }
+        }
+        return -1;
     }
 
     /** Whether any heap holds a timer (an inbox arm included); no clock read. O(parallelism). */

@@ -43,7 +43,7 @@ class SchedulerCountersTest {
             assertEquals(threads, d.timersFired(), d.toString());
             assertTrue(d.timersArmed() <= threads && d.timersArmed() >= threads - d.handOffs(), d.toString());
             assertTrue(d.timersStolen() <= d.timersFired(), d.toString());
-            assertTrue(d.parks() >= 1 && d.wakeUps() >= 1, d.toString());
+            assertTrue(d.parks() >= 1, d.toString());
             assertTrue(d.parks() >= d.wakeUps(), "every wake-up ends a sleep: " + d);
             assertEquals(0, d.rescues(), "no lost wake-up: " + d);
         }
