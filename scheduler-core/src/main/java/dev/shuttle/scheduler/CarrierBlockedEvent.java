@@ -50,7 +50,7 @@ final class CarrierBlockedEvent extends jdk.jfr.Event {
         if (!e.isEnabled()) {
             return;
         }
-        Thread vthread = carrier == null ? null : JdkVirtualThreads.threadOf(carrier.currentTask());
+        Thread vthread = runningOn(carrier);
         e.scheduler = scheduler;
         e.carrier = carrier == null ? null : carrier.getName();
         e.virtualThread = vthread;
@@ -58,6 +58,12 @@ final class CarrierBlockedEvent extends jdk.jfr.Event {
         e.marked = marked;
         e.stack = topFrames(vthread);
         e.commit();
+    }
+
+    /** The virtual thread {@code carrier} runs, or null: between tasks, or if its task is not a virtual thread's. */
+    static Thread runningOn(Carrier carrier) {
+        Runnable task = carrier == null ? null : carrier.currentTask();
+        return task == null ? null : JdkVirtualThreads.threadOf(task);
     }
 
     /** The first {@link #STACK_FRAMES} frames of {@code thread}'s stack, one per line; null for no thread. */

@@ -42,17 +42,13 @@ final class LongTaskEvent extends jdk.jfr.Event {
     @Description("Top frames of the virtual thread's stack when the event was recorded")
     String stack;
 
-    static boolean enabled() {
-        return new LongTaskEvent().isEnabled();
-    }
-
     static void emit(String scheduler, Processor proc, long runningFor) {
         LongTaskEvent e = new LongTaskEvent();
         if (!e.isEnabled()) {
             return;
         }
         Carrier carrier = proc.holder();
-        Thread vthread = carrier == null ? null : JdkVirtualThreads.threadOf(carrier.currentTask());
+        Thread vthread = CarrierBlockedEvent.runningOn(carrier);
         e.scheduler = scheduler;
         e.carrier = carrier == null ? null : carrier.getName();
         e.virtualThread = vthread;

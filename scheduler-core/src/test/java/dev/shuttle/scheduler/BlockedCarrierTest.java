@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class BlockedCarrierTest {
 
-    @Test
-    void workKeepsMovingWhileOneCarrierIsBlockedInTheKernel(@TempDir Path dir) throws Exception {
+    /** A FIFO in {@code dir}; skips the test where mkfifo is missing. */
+    static Path fifo(Path dir) throws InterruptedException {
         Path fifo = dir.resolve("fifo");
         Process mkfifo;
         try {
@@ -34,6 +34,12 @@ class BlockedCarrierTest {
             mkfifo = null;
         }
         assumeTrue(mkfifo != null && mkfifo.waitFor() == 0 && Files.exists(fifo), "mkfifo is not available");
+        return fifo;
+    }
+
+    @Test
+    void workKeepsMovingWhileOneCarrierIsBlockedInTheKernel(@TempDir Path dir) throws Exception {
+        Path fifo = fifo(dir);
 
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             CountDownLatch blocking = new CountDownLatch(1);

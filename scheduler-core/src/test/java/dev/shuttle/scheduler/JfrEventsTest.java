@@ -3,12 +3,10 @@ package dev.shuttle.scheduler;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -28,14 +26,7 @@ class JfrEventsTest {
 
     @Test
     void aCarrierBlockedInAFifoReadIsRecordedWithTheReadInItsStack(@TempDir Path dir) throws Exception {
-        Path fifo = dir.resolve("fifo");
-        Process mkfifo;
-        try {
-            mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        } catch (IOException e) {
-            mkfifo = null;
-        }
-        assumeTrue(mkfifo != null && mkfifo.waitFor() == 0 && Files.exists(fifo), "mkfifo is not available");
+        Path fifo = BlockedCarrierTest.fifo(dir);
         Path file = dir.resolve("blocked.jfr");
         try (Recording recording = new Recording();
              ShuttleScheduler shuttle = ShuttleScheduler.builder().name("jfr-blocked").parallelism(1).build()) {
