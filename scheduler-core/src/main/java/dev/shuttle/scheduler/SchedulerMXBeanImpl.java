@@ -20,7 +20,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     private static final Set<SchedulerMXBeanImpl> LIVE = new CopyOnWriteArraySet<>();
 
     static {
-        SchedulerStatisticsEvent.registerHook();
+        SchedulerStatisticsEvent.registerEvents();
     }
 
     private final String name;

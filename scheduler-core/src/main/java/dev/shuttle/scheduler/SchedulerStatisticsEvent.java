@@ -42,8 +42,15 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
 
     private static final Runnable HOOK = SchedulerStatisticsEvent::emitAll;
 
-    /** Registers the periodic hook; called once, when the first scheduler is built. */
-    static void registerHook() {
+    /**
+     * Registers Shuttle's events and the periodic hook; called once, when the first scheduler is built. Registering
+     * explicitly matters: an event class first loaded before any recording started (a late timer in a JVM that
+     * started JFR later) otherwise stayed unregistered, and a later recording that enabled it by name got nothing.
+     */
+    static void registerEvents() {
+        FlightRecorder.register(CarrierBlockedEvent.class);
+        FlightRecorder.register(LongTaskEvent.class);
+        FlightRecorder.register(TimerLateEvent.class);
         FlightRecorder.addPeriodicEvent(SchedulerStatisticsEvent.class, HOOK);
     }
 

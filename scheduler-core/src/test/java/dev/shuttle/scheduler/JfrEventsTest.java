@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import jdk.jfr.Recording;
@@ -76,24 +75,24 @@ class JfrEventsTest {
             recording.enable("dev.shuttle.TimerLate");
             recording.enable("dev.shuttle.LongTask");
             recording.start();
-            CountDownLatch sleeping = new CountDownLatch(1);
+            // The sleeper starts the hog (into its carrier's runNext) and sleeps: the only processor then runs the hog
+            // for 100 ms, the sleeper's timer falls due behind it, and no other carrier can fire it (no time slice).
+            Thread[] hogHolder = new Thread[1];
             Thread sleeper = shuttle.ofVirtual().start(() -> {
-                sleeping.countDown();
+                hogHolder[0] = Thread.ofVirtual().name("hog").start(() -> {
+                    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                });
                 try {
                     Thread.sleep(5);
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
             });
-            sleeping.await();
-            // The only processor runs this for 100 ms: the sleeper's timer falls due behind it, and no other carrier
-            // can fire it (no time slice is set).
-            Thread hog = shuttle.ofVirtual().name("hog").start(() -> {
-                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
-            });
+            sleeper.join();
+            Thread hog = hogHolder[0];
             hog.join();
             sleeper.join();
             handOffs = SchedulerCounters.of(shuttle.pool()).handOffs();
