@@ -98,6 +98,7 @@ final class Carrier extends Thread implements IntPredicate {
     private void runTask(Processor proc, Runnable task) {
         current = task;
         proc.beginTask(this);
+        proc.tasksRun++;
         try {
             task.run();
         } catch (Throwable e) {
@@ -309,8 +310,10 @@ final class Carrier extends Thread implements IntPredicate {
         IdleSet idle = pool.idle;
         boolean coveredTimers = false;
         while (idle.contains(proc.index) && !pool.isStopping()) {
+            proc.parks++;
             coveredTimers = watch.sleep(proc);
             if ((pool.timers.due() || workInSight()) && idle.tryRemove(proc.index)) {
+                proc.wakeUps++;
                 // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
                 // the timers that remain need another idle carrier, the backup if it covers them, else one woken to
                 // take the watch.
@@ -323,6 +326,7 @@ final class Carrier extends Thread implements IntPredicate {
             }
         }
         if (!pool.isStopping()) {
+            proc.wakeUps++;
             pool.monitor.processorBusy();
             spinning = true;
             proc.spinBudget.wokenToSearch();
@@ -344,6 +348,14 @@ final class Carrier extends Thread implements IntPredicate {
             pool.searching.incrementAndGet();
         }
         return true;
+    }
+
+    /**
+     * The task being run, read by the monitor for its JFR events: a racy read of an owner field, which may name the
+     * task that just ended; a diagnostic can live with that.
+     */
+    Runnable currentTask() {
+        return current;
     }
 
     /**

@@ -49,6 +49,8 @@ final class CarrierPool extends ForkJoinPool {
     final Monitor monitor;
     private final Carrier[] initialCarriers;
     private volatile boolean stopping;
+    /** The scheduler's name, for JFR events; set before {@link #start}, which publishes it to the carriers. */
+    String name = "";
 
     /** A pool with the builder's defaults for the carrier options (no time slice). */
     CarrierPool(int parallelism, SpinPolicy spin) {

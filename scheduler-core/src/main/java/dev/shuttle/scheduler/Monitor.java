@@ -58,6 +58,8 @@ final class Monitor implements Runnable {
     private final long[] seenSince;
     /** Monitor-owned: the holder's {@link Carrier#activeNanos} at the last look, -1 if not read. */
     private final long[] seenCpu;
+    /** Monitor-owned: a {@link LongTaskEvent} was recorded for the processor's current spell. */
+    private final boolean[] longTaskReported;
     /** Monitor-owned: when the last look was. */
     private long lastLook;
     private boolean lostWorkSeen;
@@ -75,6 +77,7 @@ final class Monitor implements Runnable {
         this.seenTick = new int[n];
         this.seenSince = new long[n];
         this.seenCpu = new long[n];
+        this.longTaskReported = new boolean[n];
         this.thread = new Thread(null, this, "shuttle-monitor", 0, false);
         thread.setDaemon(true);
     }
@@ -219,13 +222,14 @@ final class Monitor implements Runnable {
             seenTick[i] = tick;
             seenSince[i] = now;
             seenCpu[i] = -1;
+            longTaskReported[i] = false;
             return false;
         }
         if (!globalStarved && !proc.hasWaitingWork(now)) {
             return false;
         }
         if (phase == Processor.BLOCKING) {
-            return retake(proc, state);
+            return retakeBlocked(proc, state, now - seenSince[i], true);
         }
         Carrier holder = proc.holder();
         long cpu = activeNanos(holder);
@@ -235,11 +239,28 @@ final class Monitor implements Runnable {
                 && !holder.isKnownRunnable();
         seenCpu[i] = cpu;
         long stuckFor = now - seenSince[i];
-        if ((offCpu && stuckFor >= STUCK_NANOS) || (timeSliceNanos > 0 && stuckFor >= timeSliceNanos)) {
+        if (offCpu && stuckFor >= STUCK_NANOS) {
+            return retakeBlocked(proc, state, stuckFor, false);
+        }
+        if (timeSliceNanos > 0 && stuckFor >= timeSliceNanos) {
             return retake(proc, state);
+        }
+        if (stuckFor >= LongTaskEvent.THRESHOLD_NANOS && !longTaskReported[i]) {
+            longTaskReported[i] = true;
+            LongTaskEvent.emit(pool.name, proc, stuckFor);
         }
         proc.markStuck(tick);
         return pool.wakep();
+    }
+
+    /** A retake from a carrier blocked in the kernel, recorded as {@link CarrierBlockedEvent} when enabled. */
+    private boolean retakeBlocked(Processor proc, long state, long stuckFor, boolean marked) {
+        Carrier blocked = proc.holder();
+        if (!retake(proc, state)) {
+            return false;
+        }
+        CarrierBlockedEvent.emit(pool.name, blocked, stuckFor, marked);
+        return true;
     }
 
     private boolean retake(Processor proc, long state) {

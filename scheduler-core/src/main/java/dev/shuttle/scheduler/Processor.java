@@ -76,6 +76,28 @@ final class Processor {
      */
     long awaySince;
 
+    // Counters, read by SchedulerCounters.of: plain fields written by the holder, so no core ever contends for a cache
+    // line it would not write anyway (the holder writes tick in the same object every loop). Readers sum them racily;
+    // a sum may lag by the increments not yet visible, never go backwards on x86-64 where long stores are atomic.
+    /** Holder: virtual-thread runs started (a run lasts until the thread parks, yields or ends). */
+    long tasksRun;
+    /** Holder: successful steals from another processor's queue or runNext (one per steal, whatever its size). */
+    long steals;
+    /** Holder: times its carrier slept while idle (one idle spell may sleep several times). */
+    long parks;
+    /** Holder: times its carrier got up from idle to work (woken, or up for due timers or work it saw). */
+    long wakeUps;
+    /** Holder: timers fired from this processor's own heap. */
+    long timersFiredOwn;
+    /** Holder: timers this processor's carrier fired from other processors' heaps. */
+    long timersStolen;
+    /**
+     * Timers armed on this processor's heap by its carrier. Written on the carrier as a virtual thread unmounts, so a
+     * carrier that lost this processor and has not yet noticed may increment it at the same time as the new holder:
+     * a plain increment may then lose one count. Accepted: an exact count would need a shared atomic per timed park.
+     */
+    long timersArmed;
+
     /**
      * Scheduling ticks, a sign of progress: written by the holder with release stores (a plain store on x86, not a
      * volatile write's fence in the hot loop), read by thieves and the monitor with acquire loads.

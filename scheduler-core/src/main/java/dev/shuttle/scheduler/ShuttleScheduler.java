@@ -45,6 +45,7 @@ public final class ShuttleScheduler implements AutoCloseable {
     public static final int MAX_PARALLELISM = 0x7fff;
 
     private final CarrierPool pool;
+    private final SchedulerMXBeanImpl management;
 
     private ShuttleScheduler(Builder builder) {
         int maxCarriers = builder.maxCarriers < 0 ? Math.max(builder.parallelism, Builder.DEFAULT_MAX_CARRIERS)
@@ -55,6 +56,10 @@ public final class ShuttleScheduler implements AutoCloseable {
         }
         this.pool = new CarrierPool(builder.parallelism, SpinPolicy.DEFAULT, maxCarriers,
                 builder.timeSlice == null ? 0 : builder.timeSlice.toNanos(), builder.keepAlive.toNanos());
+        // Registered before any thread starts, so that a duplicate name leaves nothing running.
+        this.management = SchedulerMXBeanImpl.register(
+                builder.name == null ? SchedulerMXBeanImpl.generatedName() : builder.name, pool);
+        pool.name = management.getName();
         pool.start();
     }
 
@@ -146,6 +151,14 @@ public final class ShuttleScheduler implements AutoCloseable {
         return timer;
     }
 
+    /**
+     * This scheduler's name: its {@link ShuttleSchedulerMXBean} is {@code dev.shuttle:type=ShuttleScheduler,name=}
+     * this, and its JFR events carry it.
+     */
+    public String name() {
+        return management.getName();
+    }
+
     /** The number of processors: how many virtual threads run at once, blocked carriers aside. */
     public int parallelism() {
         return pool.processors.length;
@@ -193,6 +206,7 @@ public final class ShuttleScheduler implements AutoCloseable {
         if (!pool.threads.awaitAll()) {
             return;
         }
+        management.unregister();
         pool.stop();
         boolean interrupted = false;
         while (true) {
@@ -234,8 +248,27 @@ public final class ShuttleScheduler implements AutoCloseable {
         private int maxCarriers = -1;
         private Duration timeSlice;
         private Duration keepAlive = Duration.ofNanos(CarrierPool.DEFAULT_KEEP_ALIVE_NANOS);
+        private String name;
 
         private Builder() {
+        }
+
+        /**
+         * The scheduler's name, for its {@link ShuttleSchedulerMXBean} ({@code dev.shuttle:type=ShuttleScheduler,
+         * name=<name>}) and its JFR events. Default: {@code shuttle-N}, unique in the JVM. The JVM's default scheduler
+         * is named {@code default}. {@link #build()} fails if a live scheduler has the name already.
+         *
+         * @throws IllegalArgumentException if {@code name} is blank
+         * @throws NullPointerException if {@code name} is null
+         */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("a scheduler's name must not be blank, was \"" + name + "\"");
+            }
+            SchedulerMXBeanImpl.objectName(name);
+            this.name = name;
+            return this;
         }
 
         /**
@@ -302,9 +335,10 @@ public final class ShuttleScheduler implements AutoCloseable {
         }
 
         /**
-         * Starts the carriers and the monitor and returns the scheduler.
+         * Registers the scheduler's MXBean, starts the carriers and the monitor and returns the scheduler.
          *
-         * @throws IllegalArgumentException if {@code maxCarriers} was set below {@code parallelism}
+         * @throws IllegalArgumentException if {@code maxCarriers} was set below {@code parallelism}, or a live
+         *     scheduler has the same {@linkplain #name(String) name}
          */
         public ShuttleScheduler build() {
             return new ShuttleScheduler(this);

@@ -7,6 +7,7 @@ import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -42,6 +43,8 @@ final class TimerService {
             LOG.log(Level.ERROR, "a timer's action failed; timers keep firing", e);
     /** Who sleeps toward the earliest deadline: the watcher and the backup. */
     final TimerWatch watch;
+    /** Timers armed from threads that are not this pool's carriers (per-processor counts cover the rest). */
+    final LongAdder externalArms = new LongAdder();
 
     TimerService(CarrierPool pool) {
         this.pool = pool;
@@ -73,6 +76,7 @@ final class TimerService {
         boolean woke = false;
         int selfFiring = BackupWatch.NO_HOLDER;
         if (onCarrier) {
+            proc.timersArmed++;
             TimerHeap heap = proc.timers;
             if (heap.tryLock()) {
                 try {
@@ -96,6 +100,7 @@ final class TimerService {
                 heap.arm(timer);
             }
         } else {
+            externalArms.increment();
             Processor[] all = pool.processors;
             all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
         }
@@ -168,7 +173,7 @@ final class TimerService {
             return 0;
         }
         long now = System.nanoTime();
-        return due - now <= 0 ? fire(self, self.timers, now, room) : 0;
+        return due - now <= 0 ? fire(self, self.timers, now, room, due) : 0;
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */
@@ -178,7 +183,7 @@ final class TimerService {
         for (Processor c : pool.processors) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
-                fired += fire(self, c.timers, now, room(self));
+                fired += fire(self, c.timers, now, room(self), due);
             }
         }
         return fired;
@@ -194,16 +199,38 @@ final class TimerService {
         return Math.min(FIRE_BATCH, RunQueue.CAPACITY - 1 - self.runQueue.size());
     }
 
-    /** {@code self} fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. */
-    private int fire(Processor self, TimerHeap heap, long now, int room) {
+    /**
+     * {@code self} fires up to {@code room} of {@code heap}'s timers due at {@code now}, if its lock is free. {@code
+     * due} is the heap's earliest deadline as the caller saw it: the batch's worst lateness, for {@link TimerLateEvent}.
+     */
+    private int fire(Processor self, TimerHeap heap, long now, int room, long due) {
         if (room <= 0 || !heap.tryLock()) {
             return 0;
         }
         try {
-            return heap.fireExpired(now, room, onError);
+            int fired = heap.fireExpired(now, room, onError);
+            boolean stolen = heap != self.timers;
+            if (stolen) {
+                self.timersStolen += fired;
+            } else {
+                self.timersFiredOwn += fired;
+            }
+            if (fired > 0 && now - due > TimerLateEvent.THRESHOLD_NANOS) {
+                TimerLateEvent.emit(pool.name, due, now - due, fired, indexOf(heap), stolen);
+            }
+            return fired;
         } finally {
             release(heap, true, self.index);
         }
+    }
+
+    private int indexOf(TimerHeap heap) {
+        for (Processor p : pool.processors) {
+            if (p.timers == heap) {
+                return p.index;
+            }
+        }
+        return -1;
     }
 
     /** Whether any heap holds a timer (an inbox arm included); no clock read. O(parallelism). */

@@ -97,6 +97,7 @@ final class WorkSearch {
                     task = victim.runQueue.stealRunNext();
                 }
                 if (task != null) {
+                    proc.steals++;
                     return task;
                 }
             }

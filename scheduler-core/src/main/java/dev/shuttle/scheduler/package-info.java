@@ -193,5 +193,14 @@
  * {@code ForkJoinWorkerThread.hasKnownQueuedWork()} says the carrier has queued work; with the agent a Shuttle carrier
  * answers it truthfully (its processor's {@code runNext} or run queue is occupied), so a waiter that has just woken
  * its partner into {@code runNext} parks at once and lets the partner run. See docs/juc.md.
+ *
+ * <h2>Observability</h2>
+ * Event counters (tasks run, steals, parks, wake-ups, timers armed, fired and stolen) are plain fields of each
+ * {@code Processor}, written by its holder and summed racily on read ({@code SchedulerCounters}); the one count a
+ * non-holder may write, a timer armed by a carrier that lost the processor without knowing yet, may lose an increment
+ * and is documented as such. {@code ShuttleSchedulerMXBean} and the JFR events of category "Shuttle" only read. The
+ * monitor records {@code CarrierBlocked} and {@code LongTask}, carriers record {@code TimerLate} only for a batch
+ * already late, and JFR's periodic thread records {@code SchedulerStatistics}; a disabled event costs a carrier
+ * nothing. docs/observability.md is the operator's guide.
  */
 package dev.shuttle.scheduler;

@@ -1,0 +1,207 @@
+package dev.shuttle.scheduler;
+
+import java.lang.management.ManagementFactory;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.JMException;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+
+/**
+ * A scheduler's {@link ShuttleSchedulerMXBean}, and the set of live schedulers that the periodic JFR statistics event
+ * walks. Reads only: every attribute is a racy read of state the carriers own, so a JMX client polling costs the
+ * carriers nothing but the cache lines it reads.
+ */
+final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
+    static final String DOMAIN_AND_TYPE = "dev.shuttle:type=ShuttleScheduler";
+    private static final AtomicInteger GENERATED = new AtomicInteger();
+    private static final Set<SchedulerMXBeanImpl> LIVE = new CopyOnWriteArraySet<>();
+
+    static {
+        SchedulerStatisticsEvent.registerEvents();
+    }
+
+    private final String name;
+    final CarrierPool pool;
+    private final ObjectName objectName;
+    /** Owned by the JFR periodic hook (one thread at a time): the reading its last statistics event ended at. */
+    SchedulerCounters lastEmitted = SchedulerCounters.ZERO;
+
+    private SchedulerMXBeanImpl(String name, CarrierPool pool) {
+        this.name = name;
+        this.pool = pool;
+        this.objectName = objectName(name);
+    }
+
+    /** A name no other scheduler in this JVM generated. */
+    static String generatedName() {
+        return "shuttle-" + GENERATED.incrementAndGet();
+    }
+
+    static ObjectName objectName(String name) {
+        String value = name.matches("[^,=:*?\"\\\\\\n]+") ? name : ObjectName.quote(name);
+        try {
+            return new ObjectName(DOMAIN_AND_TYPE + ",name=" + value);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException("scheduler name " + name + " makes no valid JMX object name", e);
+        }
+    }
+
+    /**
+     * Registers {@code pool}'s MXBean under {@code name}.
+     *
+     * @throws IllegalArgumentException if a scheduler of that name is registered already
+     */
+    static SchedulerMXBeanImpl register(String name, CarrierPool pool) {
+        SchedulerMXBeanImpl bean = new SchedulerMXBeanImpl(name, pool);
+        try {
+            ManagementFactory.getPlatformMBeanServer().registerMBean(bean, bean.objectName);
+        } catch (InstanceAlreadyExistsException e) {
+            throw new IllegalArgumentException("a scheduler named \"" + name + "\" is already registered as "
+                    + bean.objectName + "; give each scheduler its own name, or close the other one first", e);
+        } catch (JMException e) {
+            throw new IllegalStateException("cannot register " + bean.objectName, e);
+        }
+        LIVE.add(bean);
+        return bean;
+    }
+
+    void unregister() {
+        LIVE.remove(this);
+        try {
+            ManagementFactory.getPlatformMBeanServer().unregisterMBean(objectName);
+        } catch (JMException e) {
+            // Unregistered by someone else through the MBean server: nothing left to undo.
+        }
+    }
+
+    static Set<SchedulerMXBeanImpl> live() {
+        return LIVE;
+    }
+
+    @Override
+    public String getName() {
+        return name;
+    }
+
+    @Override
+    public int getParallelism() {
+        return pool.processors.length;
+    }
+
+    @Override
+    public int getCarrierThreads() {
+        return pool.spares.carrierThreads();
+    }
+
+    @Override
+    public int getBusyProcessors() {
+        return pool.processors.length - pool.idle.count();
+    }
+
+    @Override
+    public int getIdleProcessors() {
+        return pool.idle.count();
+    }
+
+    @Override
+    public int getSearchingProcessors() {
+        return pool.searching.get();
+    }
+
+    @Override
+    public long getQueuedTasksGlobal() {
+        return pool.global.size();
+    }
+
+    @Override
+    public long getQueuedTasksLocal() {
+        long n = 0;
+        for (Processor p : pool.processors) {
+            n += p.runQueue.size();
+        }
+        return n;
+    }
+
+    @Override
+    public int getLiveVirtualThreads() {
+        return pool.threads.liveCount();
+    }
+
+    @Override
+    public long getTasksRun() {
+        return counters().tasksRun();
+    }
+
+    @Override
+    public long getSteals() {
+        return counters().steals();
+    }
+
+    @Override
+    public long getParks() {
+        return counters().parks();
+    }
+
+    @Override
+    public long getWakeUps() {
+        return counters().wakeUps();
+    }
+
+    @Override
+    public long getTimersArmed() {
+        return counters().timersArmed();
+    }
+
+    @Override
+    public long getTimersFired() {
+        return counters().timersFired();
+    }
+
+    @Override
+    public long getTimersStolen() {
+        return counters().timersStolen();
+    }
+
+    @Override
+    public long getHandOffs() {
+        return pool.spares.handOffs.get();
+    }
+
+    @Override
+    public long getMonitorRetakes() {
+        return pool.monitor.retakes();
+    }
+
+    @Override
+    public long getMonitorRescues() {
+        return pool.monitor.rescues();
+    }
+
+    SchedulerCounters counters() {
+        return SchedulerCounters.of(pool);
+    }
+
+    @Override
+    public ProcessorState[] getProcessors() {
+        Processor[] all = pool.processors;
+        ProcessorState[] states = new ProcessorState[all.length];
+        for (int i = 0; i < all.length; i++) {
+            Processor p = all[i];
+            Carrier holder = p.holder();
+            states[i] = new ProcessorState(i, phaseName(p), holder == null ? "" : holder.getName(),
+                    p.runQueue.size(), p.tick(), p.tasksRun);
+        }
+        return states;
+    }
+
+    private String phaseName(Processor p) {
+        return switch (Processor.phaseOf(p.state())) {
+            case Processor.TASK -> "running";
+            case Processor.BLOCKING -> "blocking";
+            default -> pool.idle.contains(p.index) ? "idle" : "scheduling";
+        };
+    }
+}

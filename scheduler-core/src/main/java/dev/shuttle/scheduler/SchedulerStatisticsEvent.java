@@ -1,0 +1,85 @@
+package dev.shuttle.scheduler;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.FlightRecorder;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Period;
+import jdk.jfr.StackTrace;
+
+/**
+ * Every second while enabled, one event per live scheduler: its gauges now and what its counters counted since its
+ * previous event (since it was built, for the first). JFR calls the hook on its periodic thread only while a
+ * recording enables the event, so nothing runs without one.
+ */
+@Name("dev.shuttle.SchedulerStatistics")
+@Label("Scheduler Statistics")
+@Category("Shuttle")
+@Description("A Shuttle scheduler's gauges, and its counters since the previous event")
+@Period("1 s")
+@StackTrace(false)
+final class SchedulerStatisticsEvent extends jdk.jfr.Event {
+    @Label("Scheduler") String scheduler;
+    @Label("Parallelism") int parallelism;
+    @Label("Carrier Threads") int carrierThreads;
+    @Label("Busy Processors") int busy;
+    @Label("Idle Processors") int idle;
+    @Label("Searching Processors") int searching;
+    @Label("Queued Global") long queuedGlobal;
+    @Label("Queued Local") long queuedLocal;
+    @Label("Live Virtual Threads") int liveVirtualThreads;
+    @Label("Tasks Run") long tasksRun;
+    @Label("Steals") long steals;
+    @Label("Parks") long parks;
+    @Label("Wake-ups") long wakeUps;
+    @Label("Timers Armed") long timersArmed;
+    @Label("Timers Fired") long timersFired;
+    @Label("Timers Stolen") long timersStolen;
+    @Label("Hand-offs") long handOffs;
+    @Label("Monitor Retakes") long monitorRetakes;
+    @Label("Monitor Rescues") long monitorRescues;
+
+    private static final Runnable HOOK = SchedulerStatisticsEvent::emitAll;
+
+    /**
+     * Registers Shuttle's events and the periodic hook; called once, when the first scheduler is built. Registering
+     * explicitly matters: an event class first loaded before any recording started (a late timer in a JVM that
+     * started JFR later) otherwise stayed unregistered, and a later recording that enabled it by name got nothing.
+     */
+    static void registerEvents() {
+        FlightRecorder.register(CarrierBlockedEvent.class);
+        FlightRecorder.register(LongTaskEvent.class);
+        FlightRecorder.register(TimerLateEvent.class);
+        FlightRecorder.addPeriodicEvent(SchedulerStatisticsEvent.class, HOOK);
+    }
+
+    private static void emitAll() {
+        for (SchedulerMXBeanImpl bean : SchedulerMXBeanImpl.live()) {
+            SchedulerCounters now = bean.counters();
+            SchedulerCounters d = now.minus(bean.lastEmitted);
+            bean.lastEmitted = now;
+            SchedulerStatisticsEvent e = new SchedulerStatisticsEvent();
+            e.scheduler = bean.getName();
+            e.parallelism = bean.getParallelism();
+            e.carrierThreads = bean.getCarrierThreads();
+            e.busy = bean.getBusyProcessors();
+            e.idle = bean.getIdleProcessors();
+            e.searching = bean.getSearchingProcessors();
+            e.queuedGlobal = bean.getQueuedTasksGlobal();
+            e.queuedLocal = bean.getQueuedTasksLocal();
+            e.liveVirtualThreads = bean.getLiveVirtualThreads();
+            e.tasksRun = d.tasksRun();
+            e.steals = d.steals();
+            e.parks = d.parks();
+            e.wakeUps = d.wakeUps();
+            e.timersArmed = d.timersArmed();
+            e.timersFired = d.timersFired();
+            e.timersStolen = d.timersStolen();
+            e.handOffs = d.handOffs();
+            e.monitorRetakes = d.retakes();
+            e.monitorRescues = d.rescues();
+            e.commit();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package dev.shuttle.scheduler;
+
+/**
+ * The management interface of one {@link ShuttleScheduler}, registered in the platform MBean server as
+ * {@code dev.shuttle:type=ShuttleScheduler,name=<name>} from {@link ShuttleScheduler.Builder#build()} until
+ * {@link ShuttleScheduler#close()} (the JVM's default scheduler, installed by the agent, is named {@code default}).
+ * Readable with jconsole, JMC or any JMX client; docs/observability.md says what each attribute means and what to do
+ * about it.
+ *
+ * <p>Gauges describe the moment of the call. Counters count since the scheduler was built; each is summed over the
+ * processors at the call (their holders write them as plain fields), so counters read in one call may disagree with
+ * each other by the events of the last microseconds.
+ */
+public interface ShuttleSchedulerMXBean {
+
+    /** The name given to {@link ShuttleScheduler.Builder#name(String)}, or the one generated for the scheduler. */
+    String getName();
+
+    /** Processors: how many virtual threads run at once, blocked carriers aside. */
+    int getParallelism();
+
+    /** Carrier threads alive: one per processor plus spares taken on for blocked carriers and not yet ended. */
+    int getCarrierThreads();
+
+    /** Processors not idle: running a virtual thread, blocked in one, searching for work or between tasks. */
+    int getBusyProcessors();
+
+    /** Processors whose carrier sleeps for want of work. */
+    int getIdleProcessors();
+
+    /** Carriers searching other processors' queues for work (a subset of the busy processors). */
+    int getSearchingProcessors();
+
+    /** Tasks (runnable virtual threads) in the global queue: submitted from outside, yields and local overflow. */
+    long getQueuedTasksGlobal();
+
+    /** Tasks in the processors' run queues and runNext slots. */
+    long getQueuedTasksLocal();
+
+    /** Virtual threads started on this scheduler and not yet finished. */
+    int getLiveVirtualThreads();
+
+    /** Virtual-thread runs started: each lasts until the thread parks, yields or ends. */
+    long getTasksRun();
+
+    /** Successful steals of queued work from another processor. */
+    long getSteals();
+
+    /** Times an idle carrier went to sleep. */
+    long getParks();
+
+    /** Times an idle carrier got up to work; parks minus wake-ups is sleeps that ended with nothing to do. */
+    long getWakeUps();
+
+    /** Timers armed: timed parks (sleep, timed waits) and {@link ShuttleScheduler#schedule} calls. */
+    long getTimersArmed();
+
+    /** Timers fired, by any carrier. */
+    long getTimersFired();
+
+    /** Of the timers fired, those fired by a carrier other than the one whose processor held them. */
+    long getTimersStolen();
+
+    /** Processors moved from a stuck carrier thread to another one (by the monitor or a blocking hook). */
+    long getHandOffs();
+
+    /** Of the hand-offs, those the monitor made: carriers blocked in the kernel or past the time slice. */
+    long getMonitorRetakes();
+
+    /** Lost wake-ups and missed timers the monitor found and fixed; should stay 0. */
+    long getMonitorRescues();
+
+    /** Each processor's state now. */
+    ProcessorState[] getProcessors();
+
+    /**
+     * One processor at the moment of the call.
+     *
+     * @param index the processor's number, 0 to parallelism - 1
+     * @param phase {@code idle} (its carrier sleeps), {@code scheduling} (its carrier looks for work or fires
+     *     timers), {@code running} (a virtual thread runs) or {@code blocking} (that thread is in a call the JDK marks
+     *     as blocking)
+     * @param carrier the name of the carrier thread holding it
+     * @param queued tasks in its run queue and runNext slot
+     * @param tick its scheduling tick: standing still while {@code running} means one virtual thread has kept it
+     * @param tasksRun virtual-thread runs it started
+     */
+    record ProcessorState(int index, String phase, String carrier, int queued, int tick, long tasksRun) {
+    }
+}
