@@ -135,7 +135,7 @@ final class SystemScheduler {
             inst.removeTransformer(transformer);
         }
 
-        ShuttleScheduler scheduler = ShuttleScheduler.builder().parallelism(parallelism).maxCarriers(maxCarriers)
+        ShuttleScheduler scheduler = ShuttleScheduler.builder().name("default").parallelism(parallelism).maxCarriers(maxCarriers)
                 .timeSlice(timeSlice).build();
         installed = scheduler;
         try {
