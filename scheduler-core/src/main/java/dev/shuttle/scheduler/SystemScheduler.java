@@ -135,8 +135,8 @@ final class SystemScheduler {
             inst.removeTransformer(transformer);
         }
 
-        ShuttleScheduler scheduler = ShuttleScheduler.builder().name("default").parallelism(parallelism).maxCarriers(maxCarriers)
-                .timeSlice(timeSlice).build();
+        ShuttleScheduler scheduler = ShuttleScheduler.builder().name("default").parallelism(parallelism)
+                .maxCarriers(maxCarriers).timeSlice(timeSlice).build();
         installed = scheduler;
         try {
             defaultScheduler.setAccessible(true);
