@@ -227,7 +227,7 @@ class ShuttleTimersTest {
      * The backup watch's promise: a carrier that gets up for timers wakes nobody while the backup covers them, so if
      * a thread it woke then runs long, the backup takes over the other timers within its grace (at most 2 ms). A
      * quiet spell of 1 ms sleepers first lets the grace grow to that maximum. Stranded instead, a sleeper would
-     * wait for the idle carrier's 100 ms re-check or for the hog's 200 ms to end.
+     * wait for the hog's 200 ms to end.
      */
     @Test
     void aCarrierStuckAfterAQuietSpellDoesNotStrandTheOtherTimers() throws Exception {
@@ -272,7 +272,9 @@ class ShuttleTimersTest {
             for (Thread t : sleepers) {
                 t.join();
             }
-            assertTrue(worstWhileStuck.get() < TimeUnit.MILLISECONDS.toNanos(50),
+            // Stranded, a sleeper waits for the hog's 200 ms; rescued, by the backup's grace plus whatever a loaded
+            // 2-core machine adds (measured up to 98 ms under a load average of 20-30 while other builds ran).
+            assertTrue(worstWhileStuck.get() < TimeUnit.MILLISECONDS.toNanos(120),
                     "a sleeper waited for the stuck carrier: " + worstWhileStuck.get() / 1_000 + " us late");
         }
     }
