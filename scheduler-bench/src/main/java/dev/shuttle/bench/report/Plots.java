@@ -29,12 +29,18 @@ public final class Plots {
         return files;
     }
 
+    /** Whether a measurement is of one of the two schedulers; benchmarks of other things have no such parameter. */
+    private static boolean onASide(Measurement m) {
+        String side = m.param("scheduler");
+        return side != null && SIDES.contains(side);
+    }
+
     private static void latency(List<Measurement> ms, Map<String, String> files) {
         Map<String, Map<String, double[]>> charts = new LinkedHashMap<>();
         for (Measurement m : ms) {
             int p = List.of(PERCENTILES).indexOf(m.metric());
             String side = m.param("scheduler");
-            if (p < 0 || !SIDES.contains(side)) {
+            if (p < 0 || !onASide(m)) {
                 continue;
             }
             String params = ComparisonTable.paramsWithoutScheduler(m);
@@ -50,7 +56,7 @@ public final class Plots {
         Map<Integer, Map<String, Double>> byThreads = new TreeMap<>();
         for (Measurement m : ms) {
             if (m.benchmark().equals("timer.Tickers.window") && m.metric().equals("cpu_us_per_op")
-                    && SIDES.contains(m.param("scheduler"))) {
+                    && onASide(m)) {
                 byThreads.computeIfAbsent(Integer.parseInt(m.param("threads")), k -> new LinkedHashMap<>())
                         .put(m.param("scheduler"), m.value());
             }
@@ -75,7 +81,7 @@ public final class Plots {
         Map<String, TreeMap<Double, Double>> series = new LinkedHashMap<>();
         for (Measurement m : ms) {
             if (m.benchmark().equals("sched.Wakeup.pair") && m.metric().equals("cpu_us_per_op")
-                    && SIDES.contains(m.param("scheduler")) && !"0".equals(m.param("parallelism"))) {
+                    && onASide(m) && !"0".equals(m.param("parallelism"))) {
                 series.computeIfAbsent(m.param("scheduler") + " delay " + m.param("delayUs") + " µs",
                         k -> new TreeMap<>()).put(Double.parseDouble(m.param("parallelism")), m.value());
             }
