@@ -245,7 +245,7 @@ final class Monitor implements Runnable {
         if (timeSliceNanos > 0 && stuckFor >= timeSliceNanos) {
             return retake(proc, state);
         }
-        if (stuckFor >= LongTaskEvent.THRESHOLD_NANOS && !longTaskReported[i]) {
+        if (stuckFor >= LongTaskEvent.minRunningForNanos && !longTaskReported[i]) {
             longTaskReported[i] = true;
             LongTaskEvent.emit(pool.name, proc, stuckFor);
         }

@@ -215,7 +215,7 @@ final class TimerService {
             } else {
                 self.timersFiredOwn += fired;
             }
-            if (fired > 0 && now - due > TimerLateEvent.THRESHOLD_NANOS) {
+            if (fired > 0 && now - due > TimerLateEvent.minLatenessNanos) {
                 TimerLateEvent.emit(pool.name, due, now - due, fired, indexOf(heap), stolen);
             }
             return fired;

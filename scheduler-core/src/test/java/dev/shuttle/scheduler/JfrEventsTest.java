@@ -10,8 +10,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
@@ -68,15 +70,78 @@ class JfrEventsTest {
 
     @Test
     void aTimerHeldUpByALongTaskIsRecordedLateAndTheTaskLong(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("late.jfr");
-        long handOffs;
-        try (Recording recording = new Recording();
-             ShuttleScheduler shuttle = ShuttleScheduler.builder().name("jfr-late").parallelism(1).build()) {
+        HogRun run = hogDelaysATimer(dir, "jfr-late", recording -> {
             recording.enable("dev.shuttle.TimerLate");
             recording.enable("dev.shuttle.LongTask");
+        });
+        // On a heavily loaded machine the OS may keep the hog's carrier off the CPU long enough for the monitor to
+        // take it for blocked and hand the processor off; the new carrier may then fire the timer in time, and the
+        // spell ends as a CarrierBlocked, not a LongTask. Only then may either event be missing.
+        List<RecordedEvent> late = named(run.events, "dev.shuttle.TimerLate");
+        assertTrue(!late.isEmpty() || run.handedOff, "no TimerLate without a hand-off: " + run.events);
+        for (RecordedEvent e : late) {
+            assertEquals("jfr-late", e.getString("scheduler"));
+            assertTrue(e.getDuration("lateness").toMillis() >= 20, e.toString());
+            assertTrue(e.getInt("fired") >= 1, e.toString());
+        }
+        List<RecordedEvent> longTasks = named(run.events, "dev.shuttle.LongTask");
+        assertTrue(!longTasks.isEmpty() || run.handedOff, "no LongTask without a hand-off: " + run.events);
+        for (RecordedEvent e : longTasks) {
+            assertEquals("hog", e.getThread("virtualThread").getJavaName());
+            assertTrue(e.getDuration("runningFor").toMillis() >= 20, e.toString());
+            assertTrue(e.getString("stack").contains(JfrEventsTest.class.getName()), e.toString());
+        }
+    }
+
+    @Test
+    void aRecordingSetsItsOwnMinimumsForLateTimersAndLongTasks(@TempDir Path dir) throws Exception {
+        // The same 100 ms hog as above, whose late timer and long task pass the default 20 ms: with minimums of 10 s
+        // neither is recorded, and while the recording runs the emitters' guards hold its values.
+        HogRun run = hogDelaysATimer(dir, "jfr-settings", recording -> {
+            recording.enable("dev.shuttle.TimerLate").with("minLateness", "10 s");
+            recording.enable("dev.shuttle.LongTask").with("minRunningFor", "10 s");
+        });
+        assertEquals(10_000_000_000L, run.minLatenessDuring);
+        assertEquals(10_000_000_000L, run.minRunningForDuring);
+        assertEquals(List.of(), named(run.events, "dev.shuttle.TimerLate"));
+        assertEquals(List.of(), named(run.events, "dev.shuttle.LongTask"));
+    }
+
+    @Test
+    void durationSettingsParseAsJfrWritesThemAndTheSmallestWins() {
+        assertEquals(20_000_000L, DurationSetting.parseNanos("20 ms"));
+        assertEquals(5_000_000L, DurationSetting.parseNanos("5ms"));
+        assertEquals(1_000_000_000L, DurationSetting.parseNanos("1 s"));
+        assertEquals(7_000L, DurationSetting.parseNanos("7 us"));
+        assertEquals(0L, DurationSetting.parseNanos("0"));
+        assertEquals(-1L, DurationSetting.parseNanos("20"));
+        assertEquals(-1L, DurationSetting.parseNanos("-5 ms"));
+        assertEquals(-1L, DurationSetting.parseNanos("fast"));
+        TimerLateEvent.MinLateness setting = new TimerLateEvent.MinLateness();
+        assertEquals("3 ms", setting.combine(Set.of("1 s", "3 ms", "20 ms", "soon")));
+        assertEquals("20 ms", setting.combine(Set.of("soon")));
+    }
+
+    private record HogRun(List<RecordedEvent> events, boolean handedOff, long minLatenessDuring,
+                          long minRunningForDuring) {
+    }
+
+    /**
+     * With one processor, a sleeper starts a hog (into its carrier's runNext) and sleeps 5 ms: the processor then runs
+     * the hog for 100 ms, the sleeper's timer falls due behind it, and no other carrier can fire it (no time slice).
+     */
+    private static HogRun hogDelaysATimer(Path dir, String name, Consumer<Recording> enable)
+            throws Exception {
+        Path file = dir.resolve(name + ".jfr");
+        long handOffs;
+        long minLateness;
+        long minRunningFor;
+        try (Recording recording = new Recording();
+             ShuttleScheduler shuttle = ShuttleScheduler.builder().name(name).parallelism(1).build()) {
+            enable.accept(recording);
             recording.start();
-            // The sleeper starts the hog (into its carrier's runNext) and sleeps: the only processor then runs the hog
-            // for 100 ms, the sleeper's timer falls due behind it, and no other carrier can fire it (no time slice).
+            minLateness = TimerLateEvent.minLatenessNanos;
+            minRunningFor = LongTaskEvent.minRunningForNanos;
             Thread[] hogHolder = new Thread[1];
             Thread sleeper = shuttle.ofVirtual().start(() -> {
                 hogHolder[0] = Thread.ofVirtual().name("hog").start(() -> {
@@ -92,32 +157,14 @@ class JfrEventsTest {
                 }
             });
             sleeper.join();
-            Thread hog = hogHolder[0];
-            hog.join();
-            sleeper.join();
+            hogHolder[0].join();
             handOffs = SchedulerCounters.of(shuttle.pool()).handOffs();
             recording.stop();
             recording.dump(file);
         }
-        List<RecordedEvent> events = RecordingFile.readAllEvents(file);
-        // On a heavily loaded machine the OS may keep the hog's carrier off the CPU long enough for the monitor to
-        // take it for blocked and hand the processor off; the new carrier may then fire the timer in time, and the
-        // spell ends as a CarrierBlocked, not a LongTask. Only then may either event be missing.
-        boolean handedOff = handOffs > 0;
-        List<RecordedEvent> late = named(events, "dev.shuttle.TimerLate");
-        assertTrue(!late.isEmpty() || handedOff, "no TimerLate without a hand-off: " + events);
-        for (RecordedEvent e : late) {
-            assertEquals("jfr-late", e.getString("scheduler"));
-            assertTrue(e.getDuration("lateness").toMillis() >= 20, e.toString());
-            assertTrue(e.getInt("fired") >= 1, e.toString());
-        }
-        List<RecordedEvent> longTasks = named(events, "dev.shuttle.LongTask");
-        assertTrue(!longTasks.isEmpty() || handedOff, "no LongTask without a hand-off: " + events);
-        for (RecordedEvent e : longTasks) {
-            assertEquals("hog", e.getThread("virtualThread").getJavaName());
-            assertTrue(e.getDuration("runningFor").toNanos() >= LongTaskEvent.THRESHOLD_NANOS, e.toString());
-            assertTrue(e.getString("stack").contains(JfrEventsTest.class.getName()), e.toString());
-        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> !e.hasField("scheduler") || name.equals(e.getString("scheduler"))).toList();
+        return new HogRun(events, handOffs > 0, minLateness, minRunningFor);
     }
 
     private static List<RecordedEvent> named(List<RecordedEvent> events, String name) {
