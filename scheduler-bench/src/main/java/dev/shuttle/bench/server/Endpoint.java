@@ -24,4 +24,22 @@ public enum Endpoint {
     public String path() {
         return path;
     }
+
+    /**
+     * The endpoint served at {@code path}.
+     *
+     * @throws IllegalArgumentException naming the path and the served ones if there is none
+     */
+    public static Endpoint ofPath(String path) {
+        for (Endpoint e : values()) {
+            if (e.path.equals(path)) {
+                return e;
+            }
+        }
+        StringBuilder served = new StringBuilder();
+        for (Endpoint e : values()) {
+            served.append(served.isEmpty() ? "" : ", ").append(e.path);
+        }
+        throw new IllegalArgumentException("no endpoint " + path + "; the server has " + served);
+    }
 }

@@ -19,7 +19,11 @@ import java.util.concurrent.TimeUnit;
  * ({@code /cpu}) around each run; the generator's from this process's.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
- *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE]</pre>
+ *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--endpoint PATH]... [--server-arg FLAG]...</pre>
+ *
+ * {@code --endpoint} (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant};
+ * {@code --server-arg} (repeatable) adds a JVM flag to both servers alike, e.g. to profile them:
+ * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}.
  */
 public final class ServerBench {
     /** How long each phase runs and at which fractions of the JDK's maximum the latency is measured. */
@@ -60,7 +64,22 @@ public final class ServerBench {
     public static void main(String[] args) throws Exception {
         List<String> list = List.of(args);
         Settings settings = list.contains("--smoke") ? SMOKE : FULL;
-        Results results = run(settings);
+        List<Endpoint> endpoints = new ArrayList<>();
+        List<String> serverArgs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            boolean hasValue = i + 1 < args.length;
+            if (args[i].equals("--endpoint") || args[i].equals("--server-arg")) {
+                if (!hasValue) {
+                    throw new IllegalArgumentException(args[i] + " needs a value");
+                }
+                if (args[i].equals("--endpoint")) {
+                    endpoints.add(Endpoint.ofPath(args[++i]));
+                } else {
+                    serverArgs.add(args[++i]);
+                }
+            }
+        }
+        Results results = run(settings, endpoints.isEmpty() ? List.of(Endpoint.values()) : endpoints, serverArgs);
         String markdown = ServerReport.markdown(results, "java -cp scheduler-bench/target/benchmarks.jar "
                 + ServerBench.class.getName() + " " + String.join(" ", args), null);
         int out = list.indexOf("--out");
@@ -71,20 +90,26 @@ public final class ServerBench {
         }
     }
 
+    /** Runs every endpoint on both schedulers, with the servers' flags as {@link ServerProcess} sets them. */
+    public static Results run(Settings settings) throws IOException, InterruptedException {
+        return run(settings, List.of(Endpoint.values()), List.of());
+    }
+
     /**
-     * Runs every endpoint on both schedulers.
+     * Runs the given endpoints on both schedulers, each server with {@code serverArgs} added to its JVM flags.
      *
      * @throws IllegalStateException if a server ran on the wrong scheduler, or a run completed no request or had
      *     errors
      */
-    public static Results run(Settings settings) throws IOException, InterruptedException {
+    public static Results run(Settings settings, List<Endpoint> endpoints, List<String> serverArgs)
+            throws IOException, InterruptedException {
         // This process's own threads (the generator's) get the same slack whichever server they load.
         SchedulerSlack.lowerCurrentThread();
         List<Run> runs = new ArrayList<>();
         Map<String, String> commands = new java.util.LinkedHashMap<>();
         Map<Endpoint, Double> jdkMax = new EnumMap<>(Endpoint.class);
         for (String scheduler : List.of(Schedulers.JDK, Schedulers.SHUTTLE)) {
-            try (ServerProcess server = ServerProcess.start(scheduler.equals(Schedulers.SHUTTLE));
+            try (ServerProcess server = ServerProcess.start(scheduler.equals(Schedulers.SHUTTLE), serverArgs);
                     HttpConnection control = new HttpConnection(server.port(), 5_000)) {
                 commands.put(scheduler, server.commandLine());
                 String actual = control.get("/info");
@@ -93,7 +118,7 @@ public final class ServerBench {
                             + actual + ": " + server.commandLine());
                 }
                 LoadGenerator load = new LoadGenerator(server.port(), settings.connections());
-                for (Endpoint endpoint : Endpoint.values()) {
+                for (Endpoint endpoint : endpoints) {
                     System.err.println("ServerBench: " + scheduler + " " + endpoint.path());
                     check(load.closedLoop(endpoint, settings.warmupNanos()), scheduler, endpoint, "warm-up");
                     Run max = measure(control, endpoint, scheduler, 0, 0,

@@ -42,13 +42,14 @@ final class ServerProcess implements AutoCloseable {
                 "-Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler");
     }
 
-    static ServerProcess start(boolean shuttle) throws IOException {
+    static ServerProcess start(boolean shuttle, List<String> extraFlags) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(commonFlags());
         if (shuttle) {
             command.addAll(shuttleFlags());
         }
+        command.addAll(extraFlags);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerApp.class.getName()));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
