@@ -20,14 +20,16 @@ import java.util.concurrent.Executor;
  *   <li>Check the properties: {@value #IMPL_CLASS_PROPERTY} must name {@link ShuttleScheduler} and
  *       {@value #PARALLELISM_PROPERTY}, if set, must be an integer from 1 to
  *       {@value ShuttleScheduler#MAX_PARALLELISM}.</li>
- *   <li>Register {@link ThreadBuildersTransformer}, make sure the JDK internals Shuttle uses are there (which loads
- *       {@code java.lang.ThreadBuilders}, so it is rewritten), load {@code ThreadBuilders} and check that the rewrite
- *       took (its new field exists), then remove the transformer.</li>
+ *   <li>Register {@link ThreadBuildersTransformer}. Rewrite {@code VirtualThread.defaultScheduler()}
+ *       ({@link DefaultSchedulerTransformer}) so that the JDK's scheduler MXBean and
+ *       {@code jcmd Thread.vthread_scheduler} describe Shuttle once it is installed; a failure here only logs a
+ *       warning. This retransformation must come before the next step: it gives the continuation tasks of virtual
+ *       threads created afterwards a new class, and Shuttle learns that class there.</li>
+ *   <li>Make sure the JDK internals Shuttle uses are there (which loads {@code java.lang.ThreadBuilders}, so it is
+ *       rewritten, and starts a probe virtual thread), check that the rewrite took (its new field exists), then
+ *       remove the transformer.</li>
  *   <li>Start the scheduler and store its executor in {@code ThreadBuilders.shuttle$defaultScheduler}. From then on
  *       virtual threads created from platform threads without an explicit scheduler run on it.</li>
- *   <li>Rewrite {@code VirtualThread.defaultScheduler()} ({@link DefaultSchedulerTransformer}) so that the JDK's
- *       scheduler MXBean and {@code jcmd Thread.vthread_scheduler} describe Shuttle; a failure here only logs a
- *       warning.</li>
  * </ol>
  * Any problem is returned as one line naming the property and its value; the agent prints it and exits.
  */
@@ -118,6 +120,15 @@ final class SystemScheduler {
                         + " is ignored and scheduling is unchanged");
                 return null;
             }
+            // Before JdkVirtualThreads learns the class of the JDK's continuation tasks from a probe thread:
+            // retransforming VirtualThread re-links its constructor's lambda, so threads created after it carry
+            // tasks of a new class, which Shuttle would no longer recognise as virtual threads.
+            String report = DefaultSchedulerTransformer.install(inst);
+            if (report != null) {
+                // Scheduling works without it; only the JDK's scheduler MXBean and jcmd keep describing its pool.
+                System.getLogger("dev.shuttle.scheduler").log(System.Logger.Level.WARNING, "Shuttle: " + report
+                        + "; the JDK's VirtualThreadSchedulerMXBean keeps describing the JDK's own scheduler");
+            }
             try {
                 JdkVirtualThreads.requireAvailable();
             } catch (UnsupportedOperationException e) {
@@ -146,12 +157,6 @@ final class SystemScheduler {
             scheduler.close();
             return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
-        }
-        String report = DefaultSchedulerTransformer.install(inst);
-        if (report != null) {
-            // Scheduling works without it; only the JDK's scheduler MXBean and jcmd keep describing the JDK's pool.
-            System.getLogger("dev.shuttle.scheduler").log(System.Logger.Level.WARNING, "Shuttle: " + report
-                    + "; the JDK's VirtualThreadSchedulerMXBean keeps describing the JDK's own scheduler");
         }
         return null;
     }

@@ -68,10 +68,46 @@ public final class AgentApps {
             case "blocked-http" -> app.blockedHttp(Path.of(args[1]), Integer.parseInt(args[2]),
                     Boolean.parseBoolean(args[3]));
             case "hooks" -> app.hooks();
+            case "shuttle-mxbean" -> app.shuttleMxBean();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
         System.exit(app.failures.isEmpty() ? 0 : 3);
+    }
+
+    /**
+     * Shuttle's own MXBean, under the agent, counts the virtual threads it runs: Shuttle must recognise the JDK's
+     * continuation tasks after the agent rewrote {@code VirtualThread}.
+     */
+    private void shuttleMxBean() throws Exception {
+        var server = ManagementFactory.getPlatformMBeanServer();
+        var name = new javax.management.ObjectName("dev.shuttle:type=ShuttleScheduler,name=default");
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch parked = new CountDownLatch(50);
+        List<Thread> sleepers = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            sleepers.add(Thread.startVirtualThread(() -> {
+                parked.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }));
+        }
+        parked.await();
+        int live = (Integer) server.getAttribute(name, "LiveVirtualThreads");
+        check("LiveVirtualThreads counts 50 waiting threads", live >= 50, live);
+        release.countDown();
+        for (Thread t : sleepers) {
+            t.join();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while ((Integer) server.getAttribute(name, "LiveVirtualThreads") >= 50 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        live = (Integer) server.getAttribute(name, "LiveVirtualThreads");
+        check("and forgets them once they ended", live < 50, live);
     }
 
     /** The JDK's own scheduler MXBean, with Shuttle installed by the agent, describes Shuttle. */

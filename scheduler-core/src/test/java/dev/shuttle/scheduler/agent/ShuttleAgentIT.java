@@ -141,6 +141,12 @@ class ShuttleAgentIT {
     }
 
     @Test
+    void shuttlesMxBeanCountsTheVirtualThreadsItRuns() throws Exception {
+        Run run = run(java25(), List.of(SHUTTLE), "shuttle-mxbean");
+        assertPassed(run, "LiveVirtualThreads counts 50 waiting threads", "and forgets them once they ended");
+    }
+
+    @Test
     void httpServerHandlersRunOnShuttle() throws Exception {
         Run run = run(java25(), List.of(SHUTTLE), "http", "2000");
         assertPassed(run, "2000 requests handled on Shuttle");
