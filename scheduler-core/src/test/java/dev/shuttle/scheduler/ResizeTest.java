@@ -163,9 +163,8 @@ class ResizeTest {
             AtomicInteger early = new AtomicInteger();
             AtomicInteger woke = new AtomicInteger();
             AtomicInteger asleep = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < sleepers; i++) {
-                threads.add(shuttle.ofVirtual().start(() -> {
+                shuttle.ofVirtual().start(() -> {
                     long start = System.nanoTime();
                     asleep.incrementAndGet();
                     LockSupport.parkNanos(sleepNanos);
@@ -173,7 +172,7 @@ class ResizeTest {
                         early.incrementAndGet();
                     }
                     woke.incrementAndGet();
-                }));
+                });
             }
             while (asleep.get() < sleepers) {
                 Thread.sleep(1);
@@ -182,8 +181,9 @@ class ResizeTest {
             for (int i = 1; i < 4; i++) {
                 assertTrue(pool.everCreated()[i].timers.isEmpty(), "a retired processor kept timers");
             }
-            for (Thread t : threads) {
-                t.join(TimeUnit.SECONDS.toMillis(30));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (woke.get() < sleepers && System.nanoTime() < deadline) {
+                Thread.sleep(1);
             }
             assertEquals(sleepers, woke.get(), "every timed park came back");
             assertEquals(0, early.get(), "no timer fired before its deadline");
