@@ -212,7 +212,7 @@ final class Carrier extends Thread implements IntPredicate {
             proc.runQueue.offerOrOverflow(toQueue);
         }
         if (proc.state() != Processor.word(this, Processor.TASK)) {
-            pool.wakeIfIdle(proc);
+            pool.afterStalePush(proc);
             return false;
         }
         return toQueue == null;
@@ -276,6 +276,10 @@ final class Carrier extends Thread implements IntPredicate {
      */
     boolean prepareToPark() {
         Processor proc = p;
+        if (proc.retired) {
+            giveUpRetired(proc, false, false);
+            return false;
+        }
         if (proc.awaySince != 0) {
             pool.timers.watch.recordAway(System.nanoTime() - proc.awaySince);
             proc.awaySince = 0;
@@ -312,6 +316,10 @@ final class Carrier extends Thread implements IntPredicate {
         while (idle.contains(proc.index) && !pool.isStopping()) {
             proc.parks++;
             coveredTimers = watch.sleep(proc);
+            if (proc.retired) {
+                giveUpRetired(proc, true, coveredTimers);
+                return null;
+            }
             if ((pool.timers.due() || workInSight()) && idle.tryRemove(proc.index)) {
                 proc.wakeUps++;
                 // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
@@ -336,6 +344,17 @@ final class Carrier extends Thread implements IntPredicate {
             }
         }
         return null;
+    }
+
+    /**
+     * A resize retired {@code proc} while this carrier held it in its loop: give it up and wait as a spare. With
+     * {@code idleBit} the carrier slept idle: its bit is still set, or a waker cleared it and counted it as searching.
+     */
+    private void giveUpRetired(Processor proc, boolean idleBit, boolean coveredTimers) {
+        boolean counted = spinning || idleBit && !pool.idle.tryRemove(proc.index);
+        spinning = false;
+        p = null;
+        pool.resize.givenUp(proc, counted, coveredTimers);
     }
 
     /** Owner: enters the searching state if the pool's cap allows (Go: at most half the busy processors search). */
@@ -378,8 +397,9 @@ final class Carrier extends Thread implements IntPredicate {
 
     private boolean anyBusyProcessorHasWork(int self) {
         IdleSet idle = pool.idle;
-        for (int i = idle.nextBusy(0); i >= 0; i = idle.nextBusy(i + 1)) {
-            if (i != self && pool.processors[i].runQueue.hasStealableWork()) {
+        Processor[] all = pool.processors;
+        for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
+            if (i != self && all[i].runQueue.hasStealableWork()) {
                 return true;
             }
         }

@@ -34,7 +34,17 @@ final class CarrierPool extends ForkJoinPool {
     static final int DEFAULT_MAX_CARRIERS = 256;
     static final long DEFAULT_KEEP_ALIVE_NANOS = 30_000_000_000L;
 
-    final Processor[] processors;
+    /**
+     * The processors in use, {@code parallelism} of them; replaced, never written in place, by a {@link Resize}. Hot
+     * paths read it once per use and index only the array they read.
+     */
+    volatile Processor[] processors;
+    /**
+     * Every processor ever created, those in use first: retired ones keep their counters ({@link SchedulerCounters}
+     * sums them all) and come back when the pool grows again. Indexes by a processor number read elsewhere (the
+     * timer watcher's) stay valid in it whatever resize happened since.
+     */
+    private volatile Processor[] created;
     final IdleSet idle;
     /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
     final AtomicInteger searching = new AtomicInteger();
@@ -47,6 +57,7 @@ final class CarrierPool extends ForkJoinPool {
     final SpinPolicy spin;
     final SpareCarriers spares;
     final Monitor monitor;
+    final Resize resize = new Resize(this);
     private final Carrier[] initialCarriers;
     private volatile boolean stopping;
     /** The scheduler's name, for JFR events; set before {@link #start}, which publishes it to the carriers. */
@@ -60,19 +71,40 @@ final class CarrierPool extends ForkJoinPool {
     CarrierPool(int parallelism, SpinPolicy spin, int maxCarriers, long timeSliceNanos, long keepAliveNanos) {
         super(parallelism);
         this.spin = spin;
-        this.idle = new IdleSet(parallelism);
+        this.idle = new IdleSet(ShuttleScheduler.MAX_PARALLELISM);
         this.threads = new ThreadLifecycle();
-        this.processors = new Processor[parallelism];
+        Processor[] initial = new Processor[parallelism];
         for (int i = 0; i < parallelism; i++) {
-            processors[i] = new Processor(this, i, parallelism);
+            initial[i] = new Processor(this, i, parallelism);
         }
+        this.created = initial;
+        this.processors = initial;
         this.timers = new TimerService(this);
         this.spares = new SpareCarriers(this, maxCarriers, keepAliveNanos);
         this.initialCarriers = new Carrier[parallelism];
         for (int i = 0; i < parallelism; i++) {
-            initialCarriers[i] = spares.createInitial(processors[i]);
+            initialCarriers[i] = spares.createInitial(initial[i]);
         }
         this.monitor = new Monitor(this, timeSliceNanos);
+    }
+
+    /** A resize publishes its arrays: {@code created} first, so an index read from the new array is valid in it. */
+    void publish(Processor[] created, Processor[] processors) {
+        this.created = created;
+        this.processors = processors;
+    }
+
+    /** Every processor ever created, those in use first. */
+    Processor[] everCreated() {
+        return created;
+    }
+
+    /**
+     * Processor {@code i}, whether in use or retired: for numbers read from a field that a resize may have left
+     * behind (the timer watcher's), where the {@code processors} array may have shrunk below them.
+     */
+    Processor processorAt(int i) {
+        return created[i];
     }
 
     void start() {
@@ -180,10 +212,11 @@ final class CarrierPool extends ForkJoinPool {
             if (searching.get() != 0 || !searching.compareAndSet(0, 1)) {
                 return false;
             }
-            int i = idle.pollAny(ThreadLocalRandom.current().nextInt(processors.length));
+            Processor[] all = processors;
+            int i = idle.pollAny(ThreadLocalRandom.current().nextInt(all.length), all.length);
             // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
             if (i >= 0) {
-                processors[i].unparkHolder();
+                all[i].unparkHolder();
                 monitor.processorBusy();
                 return true;
             }
@@ -191,6 +224,20 @@ final class CarrierPool extends ForkJoinPool {
             if (!hasQueuedWork() && !timers.anyPending()) {
                 return false;
             }
+        }
+    }
+
+    /**
+     * After a push to {@code proc} from a carrier that no longer holds it ({@code Carrier.pushLocal}): a retired
+     * processor's work moves on at once; otherwise its new holder is woken if idle. The pusher pushed, then read the
+     * state, then the flag; a resize raises the flag, then takes the state by CAS, then drains: either the pusher's
+     * state read came before that CAS and the resize's drain sees the task, or the pusher sees the flag.
+     */
+    void afterStalePush(Processor proc) {
+        if (proc.retired) {
+            resize.drain(proc);
+        } else {
+            wakeIfIdle(proc);
         }
     }
 
@@ -205,10 +252,11 @@ final class CarrierPool extends ForkJoinPool {
 
     /** The monitor's rescue: wakes an idle carrier into the searching state whatever the searching count says. */
     void wakeAny() {
-        int i = idle.pollAny(0);
+        Processor[] all = processors;
+        int i = idle.pollAny(0, all.length);
         if (i >= 0) {
             searching.incrementAndGet();
-            processors[i].unparkHolder();
+            all[i].unparkHolder();
             monitor.processorBusy();
         }
     }
@@ -271,10 +319,15 @@ final class CarrierPool extends ForkJoinPool {
      * {@code proc}'s heap from its own thread skipped the due-timer check, counting on firing them before its next
      * task ({@code TimerService.arm}); the new holder may have passed over them while the heap was locked, so look
      * once more, as a lock holder releasing does. The failed CAS that told of the loss ordered this look after the
-     * unlock.
+     * unlock. A processor retired by a resize is drained instead: everything this carrier pushed or armed there came
+     * before this call, on this thread.
      */
     void lostProcessor(Processor proc) {
-        timers.recheckDue(proc.timers);
+        if (proc.retired) {
+            resize.drain(proc);
+        } else {
+            timers.recheckDue(proc.timers);
+        }
     }
 
     /**
@@ -320,7 +373,7 @@ final class CarrierPool extends ForkJoinPool {
     /** Ends the carriers and the monitor; called once every virtual thread has finished. */
     void stop() {
         stopping = true;
-        for (Processor proc : processors) {
+        for (Processor proc : created) {
             proc.unparkHolder();
         }
         spares.stop();
@@ -344,19 +397,13 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     /**
-     * Shuttle cannot change its number of processors at run time yet.
+     * Changes the number of processors while virtual threads run ({@link Resize}); returns the previous number.
      *
-     * @throws IllegalArgumentException naming {@code size} if it is not from 1 to 32767
-     * @throws UnsupportedOperationException for any valid size
+     * @throws IllegalArgumentException naming {@code size} if it is not from 1 to 32767; nothing changes
      */
     @Override
     public int setParallelism(int size) {
-        if (size < 1 || size > ShuttleScheduler.MAX_PARALLELISM) {
-            throw new IllegalArgumentException("parallelism must be between 1 and " + ShuttleScheduler.MAX_PARALLELISM
-                    + ", was " + size);
-        }
-        throw new UnsupportedOperationException("Shuttle cannot change its parallelism at run time yet; it stays "
-                + processors.length);
+        return resize.setParallelism(size);
     }
 
     /** Carrier threads alive: one per processor, plus spares and carriers that lost their processor. */

@@ -1,6 +1,7 @@
 package dev.shuttle.scheduler;
 
 import dev.shuttle.timers.TimerHeap;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
@@ -53,13 +54,13 @@ final class Monitor implements Runnable {
     /** Some busy processor's runNext was occupied at the last look: runNext hand-offs need not wake anyone. */
     private volatile boolean watchingRunNext;
     /** Monitor-owned: what each processor looked like at the last look. */
-    private final long[] seenState;
-    private final int[] seenTick;
-    private final long[] seenSince;
+    private long[] seenState;
+    private int[] seenTick;
+    private long[] seenSince;
     /** Monitor-owned: the holder's {@link Carrier#activeNanos} at the last look, -1 if not read. */
-    private final long[] seenCpu;
+    private long[] seenCpu;
     /** Monitor-owned: a {@link LongTaskEvent} was recorded for the processor's current spell. */
-    private final boolean[] longTaskReported;
+    private boolean[] longTaskReported;
     /** Monitor-owned: when the last look was. */
     private long lastLook;
     private boolean lostWorkSeen;
@@ -124,8 +125,9 @@ final class Monitor implements Runnable {
 
     private boolean anyBusyRunNext() {
         IdleSet idle = pool.idle;
-        for (int i = idle.nextBusy(0); i >= 0; i = idle.nextBusy(i + 1)) {
-            if (pool.processors[i].runQueue.hasRunNext()) {
+        Processor[] all = pool.processors;
+        for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
+            if (all[i].runQueue.hasRunNext()) {
                 return true;
             }
         }
@@ -204,12 +206,28 @@ final class Monitor implements Runnable {
         boolean acted = false;
         boolean noneIdle = pool.idle.count() == 0;
         boolean globalWaits = pool.hasGlobalWork();
-        for (Processor proc : pool.processors) {
+        Processor[] all = pool.processors;
+        if (all.length > seenState.length) {
+            growLooks(all.length);
+        }
+        for (Processor proc : all) {
             acted |= lookAt(proc, now, noneIdle && globalWaits);
         }
         lastLook = now;
         watchRunNext();
         return rescueLostWakeUp(now) || acted;
+    }
+
+    /**
+     * A resize grew the pool: room for the new processors' looks. Grown here, by the monitor that owns them; a
+     * shrink leaves them as they are, and a processor that comes back starts with a look that only records it.
+     */
+    private void growLooks(int n) {
+        seenState = Arrays.copyOf(seenState, n);
+        seenTick = Arrays.copyOf(seenTick, n);
+        seenSince = Arrays.copyOf(seenSince, n);
+        seenCpu = Arrays.copyOf(seenCpu, n);
+        longTaskReported = Arrays.copyOf(longTaskReported, n);
     }
 
     private boolean lookAt(Processor proc, long now, boolean globalStarved) {

@@ -35,6 +35,13 @@ import java.util.concurrent.locks.LockSupport;
  * everything a task may touch here is safe for any number of threads: {@code runNext} is swapped atomically, the run
  * queue is a multi-producer queue whose thieves cope with a full sink ({@link RunQueue}), and the timer heap is
  * guarded by its lock. Everything else here (the fields marked "holder") belongs to whoever runs the loop.
+ *
+ * <h2>Retired by a resize</h2>
+ * Shrinking the pool ({@link Resize}) retires the highest-numbered processors: {@link #retired} is raised first, then
+ * the state word goes to {@link #RETIRED_WORD}, by the resizer's CAS from phase TASK or BLOCKING (the holder learns it
+ * at its next CAS, exactly as after a hand-off), or by the holder itself in phase LOOP, which it alone writes, when it
+ * sees the flag before it parks or after it wakes. {@code RETIRED_WORD} is in phase LOOP under a serial no carrier
+ * has, so no hand-off or holder CAS ever matches it. A processor brought back by a later grow is bound afresh.
  */
 final class Processor {
     static final int LOOP = 0;
@@ -42,6 +49,8 @@ final class Processor {
     static final int BLOCKING = 2;
     private static final int PHASE_BITS = 2;
     private static final int PHASE_MASK = (1 << PHASE_BITS) - 1;
+    /** The state of a processor no carrier holds, after a resize retired it. */
+    static final long RETIRED_WORD = ((long) -1 << PHASE_BITS) | LOOP;
 
     private static final VarHandle TICK;
     private static final VarHandle STATE;
@@ -64,8 +73,8 @@ final class Processor {
     final ParkOvershoot parkOvershoot = new ParkOvershoot();
     /** Holder: how long the next search may pause before parking. */
     final SpinBudget spinBudget;
-    /** Holder: {@code tick} of each victim in the first round of a search. */
-    final int[] ticksAtSearchStart;
+    /** Holder: {@code tick} of each victim in the first round of a search; grown by the holder after a resize. */
+    int[] ticksAtSearchStart;
     /** Holder: runNext picks in a row. */
     int runNextStreak;
     /** Holder: xorshift state for the random start of a steal pass. */
@@ -114,6 +123,12 @@ final class Processor {
      * still this, thieves may take its runNext. Starts at a tick the processor reaches only after 2^32 - 1 ticks.
      */
     private volatile int stuckTick = -1;
+    /**
+     * Raised by a resize that retires this processor, before it takes the processor from its holder; lowered only by
+     * a grow that brings it back. Read where work may still land here: a stale push ({@code CarrierPool
+     * .afterStalePush}), a timer armed here ({@code TimerService.arm}), and the holder's way to park.
+     */
+    volatile boolean retired;
 
     Processor(CarrierPool pool, int index, int parallelism) {
         this.index = index;
@@ -135,6 +150,23 @@ final class Processor {
     void bindInitial(Carrier carrier) {
         holder = carrier;
         STATE.setVolatile(this, word(carrier, LOOP));
+    }
+
+    /**
+     * A resize retires this processor from a holder seen in {@code expected} (phase TASK or BLOCKING): the holder
+     * learns it at its next CAS.
+     */
+    boolean retireFrom(long expected) {
+        return phaseOf(expected) != LOOP && STATE.compareAndSet(this, expected, RETIRED_WORD);
+    }
+
+    /** Holder, in phase LOOP, which nobody else writes: gives this retired processor up. */
+    void retireByHolder() {
+        STATE.setVolatile(this, RETIRED_WORD);
+    }
+
+    boolean isGivenUp() {
+        return state() == RETIRED_WORD;
     }
 
     Carrier holder() {

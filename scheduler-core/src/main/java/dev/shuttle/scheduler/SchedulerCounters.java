@@ -18,7 +18,8 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
         long armed = pool.timers.externalArms.sum();
         long fired = 0;
         long stolen = 0;
-        for (Processor p : pool.processors) {
+        // Retired processors too: what they counted happened, and a carrier finishing its last task there may count on.
+        for (Processor p : pool.everCreated()) {
             run += p.tasksRun;
             steals += p.steals;
             parks += p.parks;

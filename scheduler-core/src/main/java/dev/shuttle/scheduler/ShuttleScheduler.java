@@ -165,6 +165,22 @@ public final class ShuttleScheduler implements AutoCloseable {
     }
 
     /**
+     * Changes the number of processors while virtual threads run (Go's {@code procresize}). Growing adds processors,
+     * each with a carrier thread. Shrinking retires the highest-numbered ones: the virtual threads queued on them and
+     * their timers move to the others, none lost or run twice; a carrier running a virtual thread on a retired
+     * processor finishes that thread's current run, then waits as a spare and ends after {@link Builder#keepAlive}.
+     * Resizes are serialised; the call returns once every retired processor has left its carrier's loop.
+     * {@link Builder#maxCarriers} is raised to {@code parallelism} if it was lower.
+     *
+     * @param parallelism the new number of processors, from 1 to {@value #MAX_PARALLELISM}
+     * @throws IllegalArgumentException naming the value if it is out of range; nothing changes then
+     * @throws IllegalStateException if the scheduler is closed
+     */
+    public void setParallelism(int parallelism) {
+        pool.setParallelism(parallelism);
+    }
+
+    /**
      * Carrier threads alive now: one per processor, plus those created to take a blocked carrier's processor and not
      * yet ended (spares end after {@link Builder#keepAlive} unused). Never more than {@link Builder#maxCarriers}.
      */

@@ -26,7 +26,8 @@ final class SpareCarriers {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
 
     private final CarrierPool pool;
-    private final int maxCarriers;
+    /** Raised by a resize to at least the new parallelism, never lowered. */
+    private volatile int maxCarriers;
     private final long keepAliveNanos;
     /**
      * The group of every carrier thread: the creating thread's, taken once, since hand-offs create carriers from
@@ -64,6 +65,35 @@ final class SpareCarriers {
         proc.bindInitial(c);
         live.add(c);
         return c;
+    }
+
+    /**
+     * A resize adds {@code proc}: binds it, in phase LOOP, to a waiting spare or to a new carrier thread (whatever the
+     * cap: the cap is at least the parallelism), which {@link #launch} then wakes or starts.
+     */
+    Carrier bindCarrier(Processor proc) {
+        Carrier c = claimWaiting();
+        if (c == null) {
+            return createInitial(proc);
+        }
+        proc.bindInitial(c);
+        return c;
+    }
+
+    /** Starts the carrier {@link #bindCarrier} bound to {@code proc}, or hands {@code proc} to it if it was a spare. */
+    void launch(Carrier c, Processor proc) {
+        if (c.getState() == Thread.State.NEW) {
+            c.start();
+        } else {
+            c.hand(proc);
+        }
+    }
+
+    /** Keeps the cap at least {@code parallelism}, as the builder requires. */
+    void raiseCap(int parallelism) {
+        if (maxCarriers < parallelism) {
+            maxCarriers = parallelism;
+        }
     }
 
     /**

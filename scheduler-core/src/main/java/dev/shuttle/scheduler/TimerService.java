@@ -4,6 +4,8 @@ import dev.shuttle.timers.Timer;
 import dev.shuttle.timers.TimerHeap;
 import java.lang.System.Logger.Level;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -102,9 +104,57 @@ final class TimerService {
         } else {
             externalArms.increment();
             Processor[] all = pool.processors;
-            all[ThreadLocalRandom.current().nextInt(all.length)].timers.arm(timer);
+            proc = all[ThreadLocalRandom.current().nextInt(all.length)];
+            proc.timers.arm(timer);
+        }
+        if (proc.retired) {
+            // A resize retired the heap's processor (package-info, "Resizing"): the timer was published before this
+            // read, the resize raised the flag before it emptied the heap, so one of the two moves it.
+            pool.resize.drain(proc);
         }
         return watch.awakeBy(timer.deadline(), onCarrier, selfFiring) || woke;
+    }
+
+    /**
+     * Moves every timer armed in retired {@code from}'s heap to the remaining processors' heaps, and makes sure a
+     * carrier is awake for the earliest. Any thread, any number at once: the heap is emptied under its lock, and a
+     * timer fired or cancelled meanwhile is not armed again ({@link Timer}'s state decides), so none fires twice or
+     * is dropped. A target that a later resize retires meanwhile is drained in turn, as after any arm.
+     */
+    void rehome(Processor from) {
+        TimerHeap heap = from.timers;
+        if (heap.isEmpty()) {
+            return;
+        }
+        List<Timer> moving = new ArrayList<>();
+        while (!heap.tryLock()) {
+            Thread.onSpinWait();
+        }
+        try {
+            heap.drainInbox();
+            for (Timer t; (t = heap.peek()) != null; ) {
+                heap.remove(t);
+                moving.add(t);
+            }
+        } finally {
+            heap.unlock();
+        }
+        Processor[] all = pool.processors;
+        long earliest = TimerHeap.NONE;
+        for (int i = 0; i < moving.size(); i++) {
+            Timer t = moving.get(i);
+            Processor to = all[i % all.length];
+            to.timers.arm(t);
+            if (to.retired) {
+                pool.resize.drain(to);
+            }
+            if (TimerHeap.isEarlier(t.deadline(), earliest)) {
+                earliest = t.deadline();
+            }
+        }
+        if (earliest != TimerHeap.NONE) {
+            watch.awakeBy(earliest, false, BackupWatch.NO_HOLDER);
+        }
     }
 
     /**

@@ -77,7 +77,7 @@ final class TimerWatch {
         }
         int w = watcher;
         if (w != NO_WATCHER) {
-            pool.processors[w].unparkHolder();
+            pool.processorAt(w).unparkHolder();
             return true;
         }
         if (!onCarrier || pool.idle.count() > 0) {
@@ -242,7 +242,7 @@ final class TimerWatch {
         if (TimerHeap.isEarlier(until, watchUntil)) {
             // The watcher sleeps too long for this deadline (it parked before the timer was armed and the arming
             // thread's unpark is still on its way, or was absorbed): nudge it to re-compute.
-            pool.processors[w].unparkHolder();
+            pool.processorAt(w).unparkHolder();
         }
         return false;
     }
@@ -268,9 +268,10 @@ final class TimerWatch {
             return -1;
         }
         IdleSet idle = pool.idle;
-        for (int i = idle.nextIdle(0); i >= 0; i = idle.nextIdle(i + 1)) {
+        Processor[] all = pool.processors;
+        for (int i = idle.nextIdle(0, all.length); i >= 0; i = idle.nextIdle(i + 1, all.length)) {
             if (i != leaving.index) {
-                pool.processors[i].unparkHolder();
+                all[i].unparkHolder();
                 return i;
             }
         }

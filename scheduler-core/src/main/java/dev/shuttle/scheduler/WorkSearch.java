@@ -70,7 +70,8 @@ final class WorkSearch {
     private static Runnable stealPass(CarrierPool pool, Processor proc, boolean firstRound, boolean lastRound) {
         IdleSet idle = pool.idle;
         Processor[] all = pool.processors;
-        int words = idle.wordCount();
+        int words = IdleSet.wordCount(all.length);
+        int[] ticksAtStart = ticksAtSearchStart(proc, all.length);
         int s = proc.seed;
         s ^= s << 13;
         s ^= s >>> 17;
@@ -81,7 +82,7 @@ final class WorkSearch {
         int self = proc.index;
         for (int k = 0; k < words; k++) {
             int w = (startWord + k) % words;
-            long busy = idle.busyWord(w) & ~(w == self >>> 6 ? 1L << self : 0L);
+            long busy = idle.busyWord(w, all.length) & ~(w == self >>> 6 ? 1L << self : 0L);
             long rotated = Long.rotateRight(busy, startBit);
             while (rotated != 0) {
                 int bit = (Long.numberOfTrailingZeros(rotated) + startBit) & 63;
@@ -89,11 +90,11 @@ final class WorkSearch {
                 Processor victim = all[(w << 6) + bit];
                 int victimTick = victim.tick();
                 if (firstRound) {
-                    proc.ticksAtSearchStart[victim.index] = victimTick;
+                    ticksAtStart[victim.index] = victimTick;
                 }
                 Runnable task = victim.runQueue.stealInto(proc.runQueue);
                 if (task == null && (victim.isStuckAt(victimTick)
-                        || lastRound && victimTick == proc.ticksAtSearchStart[victim.index])) {
+                        || lastRound && victimTick == ticksAtStart[victim.index])) {
                     task = victim.runQueue.stealRunNext();
                 }
                 if (task != null) {
@@ -103,5 +104,19 @@ final class WorkSearch {
             }
         }
         return null;
+    }
+
+    /**
+     * The holder's record of victims' ticks, grown here by the holder after a resize grew the pool, so no other thread
+     * writes it. A search that spans the growth compares against a fresh record in its last round: it may take a
+     * busy victim's runNext early, which is safe, only not what the heuristic aims at.
+     */
+    private static int[] ticksAtSearchStart(Processor proc, int victims) {
+        int[] ticks = proc.ticksAtSearchStart;
+        if (ticks.length < victims) {
+            ticks = new int[victims];
+            proc.ticksAtSearchStart = ticks;
+        }
+        return ticks;
     }
 }

@@ -176,6 +176,53 @@
  * itself before it picks the next task; when its run queue is too full to take the woken threads, it waits, but then
  * that queued work has woken the other carriers and keeps them from parking.
  *
+ * <h2>Resizing ({@link dev.shuttle.scheduler.Resize}, Go's {@code procresize})</h2>
+ * {@code setParallelism} changes the number of processors while virtual threads run. Invariants:
+ * <ul>
+ *   <li>{@code CarrierPool.processors} holds the processors in use, {@code parallelism} of them; it is replaced,
+ *       never written in place, and readers index only the array they read. {@code created} holds every processor
+ *       ever made, those in use first; retired ones keep their counters (summed on read) and come back on a grow.</li>
+ *   <li>The idle set is sized for 32767 processors; every scan is bounded by the length of the array its caller
+ *       indexes, so no waker or thief gets an index past it, and a retiring processor's bit lies past the new bound.</li>
+ *   <li>A retiring processor's {@code retired} flag is raised before the smaller array is published and before its
+ *       state leaves its holder. When the resize returns, each retired processor's state is {@code RETIRED_WORD}, no
+ *       carrier runs its loop, and its runNext, queue and timer heap were emptied after that; anything put there
+ *       later is moved on by whoever put it.</li>
+ * </ul>
+ * Who owns what during a resize: the resizing thread, under the one resize lock, owns the arrays and the flags, and
+ * takes a retiring processor's state by CAS from phase TASK or BLOCKING; in phase LOOP the state is the holder's
+ * alone, so the resizer unparks the holder (again every 50 µs: a hand-off may have moved it) and the holder gives it
+ * up itself before it parks or when it wakes; the monitor grows its per-processor arrays itself, and each holder its
+ * victims' ticks. A grow binds each new processor to its carrier (a spare, or a new thread) before it publishes the
+ * array and starts the carriers only after, so a new carrier's idle bit is within the bound of any waker that can
+ * see it. How each race is closed:
+ * <ul>
+ *   <li><b>Resize vs submit.</b> From outside, a task goes to the global queue and {@code wakep}; a waker holding the
+ *       old array may claim a retiring processor's idle bit: that carrier wakes, sees the flag, and gives the
+ *       processor up as a searcher that found work leaves the count (it wakes another if it was the last). From a
+ *       carrier whose processor was retired while its virtual thread ran ({@code pushLocal}): the pusher pushes,
+ *       reads the state, then the flag; the resizer raises the flag, takes the state by CAS, then drains. If the
+ *       pusher read its own TASK word, its push preceded the CAS and the drain sees it; if not, it reads the flag and
+ *       drains itself ({@code CarrierPool.afterStalePush}; {@code RetireVersusPushStress}). A carrier holding a
+ *       retiring processor in its loop pushes only to its own queue, and drains it when it gives the processor up.</li>
+ *   <li><b>Resize vs steal.</b> A thief's victims come from the array it read, so it may steal from a retiring
+ *       processor: the tasks move to a live queue, or to its own retiring one, drained when it gives that up. Queue,
+ *       runNext and heap are consumed under their consumer flag, CAS and lock, so concurrent drains and steals move
+ *       each task once.</li>
+ *   <li><b>Resize vs a timer arming on a retired processor.</b> {@code TimerService.arm} publishes the timer in the
+ *       heap (under its lock or in its inbox), then reads the flag; the resizer raises the flag, then empties the heap
+ *       under its lock, so one of the two sees the other and moves the timer. A moved timer keeps its deadline; a fire
+ *       or cancel racing with the move is decided by the timer's state CAS, so none fires twice or is dropped. The
+ *       timer watcher's processor number is looked up in {@code created}, valid whatever resize happened since.</li>
+ *   <li><b>Resize vs hand-off of a blocked carrier.</b> Both are CASes on the state word from phase TASK or BLOCKING,
+ *       so one wins. If the hand-off wins, the spare runs the processor's loop in phase LOOP and the resizer keeps
+ *       unparking whoever holds it until it starts a task (CAS) or parks (gives it up). If the resize wins, the
+ *       hand-off's CAS fails and its spare waits again; the blocked carrier, back from the kernel, finds the state
+ *       gone as after a hand-off, finishes its virtual thread, drains what it put there
+ *       ({@code CarrierPool.lostProcessor}) and waits as a spare. The resizer lowers {@code blocking} for a BLOCKING
+ *       processor it took.</li>
+ * </ul>
+ *
  * <h2>Threads and closing</h2>
  * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it
  * captures, and the thread's state, through {@link dev.shuttle.scheduler.JdkVirtualThreads}. A task whose thread is

@@ -35,8 +35,8 @@ class IdleSetTest {
         set.add(3);
         set.add(65);
         BitSet busy = new BitSet();
-        for (int w = 0; w < set.wordCount(); w++) {
-            long word = set.busyWord(w);
+        for (int w = 0; w < IdleSet.wordCount(70); w++) {
+            long word = set.busyWord(w, 70);
             while (word != 0) {
                 busy.set((w << 6) + Long.numberOfTrailingZeros(word));
                 word &= word - 1;
@@ -56,18 +56,18 @@ class IdleSetTest {
         set.add(64);
         set.add(129);
         List<Integer> idle = new ArrayList<>();
-        for (int i = set.nextIdle(0); i >= 0; i = set.nextIdle(i + 1)) {
+        for (int i = set.nextIdle(0, 130); i >= 0; i = set.nextIdle(i + 1, 130)) {
             idle.add(i);
         }
         assertEquals(List.of(1, 64, 129), idle);
         int busy = 0;
-        for (int i = set.nextBusy(0); i >= 0; i = set.nextBusy(i + 1)) {
+        for (int i = set.nextBusy(0, 130); i >= 0; i = set.nextBusy(i + 1, 130)) {
             assertFalse(set.contains(i));
             busy++;
         }
         assertEquals(127, busy);
-        assertEquals(-1, set.nextBusy(130));
-        assertEquals(65, set.nextBusy(64));
+        assertEquals(-1, set.nextBusy(130, 130));
+        assertEquals(65, set.nextBusy(64, 130));
     }
 
     @Test
@@ -77,13 +77,30 @@ class IdleSetTest {
             set.add(i);
         }
         BitSet taken = new BitSet();
-        for (int i; (i = set.pollAny(150)) >= 0; ) {
+        for (int i; (i = set.pollAny(150, 200)) >= 0; ) {
             assertFalse(taken.get(i), "taken twice: " + i);
             assertEquals(0, i % 3, "never idle: " + i);
             taken.set(i);
         }
         assertEquals(67, taken.cardinality());
         assertEquals(0, set.count());
+    }
+
+    /** A retiring processor's bit lies past the bound its callers give: no scan reports or claims it. */
+    @Test
+    void scansStopAtTheCallersBound() {
+        IdleSet set = new IdleSet(ShuttleScheduler.MAX_PARALLELISM);
+        set.add(1);
+        set.add(70);
+        assertEquals(1, set.pollAny(5, 64));
+        assertEquals(-1, set.pollAny(0, 64), "bit 70 is past the bound");
+        assertEquals(-1, set.nextIdle(0, 70));
+        assertEquals(70, set.nextIdle(0, 71));
+        assertEquals(-1, set.nextBusy(64, 64));
+        assertEquals(0, set.busyWord(1, 64), "no carrier of word 1 exists below the bound");
+        assertEquals(1, IdleSet.wordCount(64));
+        assertEquals(512, IdleSet.wordCount(ShuttleScheduler.MAX_PARALLELISM));
+        assertTrue(set.contains(70));
     }
 
     @Test
@@ -99,7 +116,7 @@ class IdleSetTest {
             CountDownLatch go = new CountDownLatch(1);
             Thread waker = Thread.ofPlatform().start(() -> {
                 await(go);
-                for (int i; (i = set.pollAny(7)) >= 0; ) {
+                for (int i; (i = set.pollAny(7, carriers)) >= 0; ) {
                     claims.incrementAndGet(i);
                 }
             });

@@ -35,7 +35,7 @@ public class IdleBitHandOffStress {
 
     @Actor
     public void wakerPicksAnIdleCarrier(III_Result r) {
-        r.r2 = idle.pollAny(0) == 1 ? 1 : 0;
+        r.r2 = idle.pollAny(0, 2) == 1 ? 1 : 0;
     }
 
     @Arbiter

@@ -149,6 +149,64 @@ public final class AgentApps {
         for (Thread t : queued) {
             t.join();
         }
+        resizeUnderLoad(mx);
+    }
+
+    /**
+     * The JDK's MXBean resizes Shuttle: 1, then 4, while virtual threads sleep, park and yield. Every step is counted,
+     * so a lost task or timer leaves a thread unfinished; then as many spinning threads run at once as processors.
+     */
+    private void resizeUnderLoad(VirtualThreadSchedulerMXBean mx) throws Exception {
+        int threads = 200;
+        int steps = 150;
+        AtomicInteger done = new AtomicInteger();
+        List<Thread> load = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            load.add(Thread.startVirtualThread(() -> {
+                for (int k = 0; k < steps; k++) {
+                    switch (k % 3) {
+                        case 0 -> LockSupport.parkNanos(1_000_000);
+                        case 1 -> LockSupport.parkNanos(100_000);
+                        default -> Thread.yield();
+                    }
+                    done.incrementAndGet();
+                }
+            }));
+        }
+        Thread.sleep(20);
+        mx.setParallelism(1);
+        check("getParallelism() follows setParallelism(1)", mx.getParallelism() == 1, mx);
+        Thread.sleep(50);
+        mx.setParallelism(4);
+        check("getParallelism() follows setParallelism(4)", mx.getParallelism() == 4, mx);
+        boolean finished = true;
+        for (Thread t : load) {
+            finished &= t.join(Duration.ofSeconds(60));
+        }
+        check("the resizes under load lost no task and no timer", finished && done.get() == threads * steps,
+                done.get() + " of " + threads * steps + " steps");
+        AtomicInteger arrived = new AtomicInteger();
+        AtomicBoolean release = new AtomicBoolean();
+        List<Thread> spinners = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            spinners.add(Thread.startVirtualThread(() -> {
+                arrived.incrementAndGet();
+                while (!release.get()) {
+                    Thread.onSpinWait();
+                }
+            }));
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (arrived.get() < 4 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(500);
+        int atOnce = arrived.get();
+        release.set(true);
+        for (Thread t : spinners) {
+            t.join();
+        }
+        check("4 carriers run virtual threads at once after setParallelism(4)", atOnce == 4, atOnce);
     }
 
     private void check(String name, boolean ok, Object detail) {

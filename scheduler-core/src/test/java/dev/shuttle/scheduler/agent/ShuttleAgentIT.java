@@ -137,7 +137,10 @@ class ShuttleAgentIT {
         Run run = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=3"), "jdk-mxbean", "3");
         assertPassed(run, "getParallelism() == 3", "getPoolSize() == 3 when idle",
                 "mounted count sees the running threads", "queued count sees the queued threads",
-                "setParallelism(0) is refused naming the value", "and changes nothing");
+                "setParallelism(0) is refused naming the value", "and changes nothing",
+                "getParallelism() follows setParallelism(1)", "getParallelism() follows setParallelism(4)",
+                "the resizes under load lost no task and no timer",
+                "4 carriers run virtual threads at once after setParallelism(4)");
     }
 
     @Test
