@@ -54,16 +54,19 @@ final class ServerProcess implements AutoCloseable {
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.US_ASCII));
-        String line = readLineWithin(out, process, TimeUnit.SECONDS.toMillis(30));
-        if (line == null || !line.startsWith("PORT ")) {
+        String line = readPortLineWithin(out, process, TimeUnit.SECONDS.toMillis(30));
+        if (line == null) {
             process.destroyForcibly();
-            throw new IOException("the server did not start (" + (line == null ? "no output" : line) + "): "
-                    + String.join(" ", command));
+            throw new IOException("the server did not start (no PORT line): " + String.join(" ", command));
         }
         return new ServerProcess(process, Integer.parseInt(line.substring(5).strip()), command);
     }
 
-    private static String readLineWithin(BufferedReader out, Process process, long millis) throws IOException {
+    /**
+     * The server's {@code PORT} line, or null if it ended or took longer than {@code millis}. Lines before it (a JVM
+     * flag such as {@code -XX:StartFlightRecording} prints some) go to this process's standard error.
+     */
+    private static String readPortLineWithin(BufferedReader out, Process process, long millis) throws IOException {
         Thread killer = Thread.ofPlatform().daemon().start(() -> {
             try {
                 if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
@@ -73,7 +76,10 @@ final class ServerProcess implements AutoCloseable {
                 // the line arrived; stop watching
             }
         });
-        String line = out.readLine();
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("PORT ")) {
+            System.err.println("server: " + line);
+        }
         killer.interrupt();
         return line;
     }
