@@ -164,8 +164,14 @@ final class Carrier extends Thread implements IntPredicate {
     public boolean test(int question) {
         switch (question) {
             case CarrierHooksTransformer.QUEUED_WORK -> {
+                // A waiter that hears "no" spins before it parks; "yes" makes it park at once so that this carrier
+                // runs the queued work. A task in runNext alone counts only while no carrier searches: a searcher
+                // takes the runNext of a processor whose task keeps running (WorkSearch.stealPass), so the woken
+                // partner runs on the other carrier while the waiter spins, and the pair meets without parking
+                // again, as it does on the JDK's pool. With nobody searching the waiter must park for it to run.
                 Processor proc = p;
-                return proc != null && !proc.runQueue.isEmpty();
+                return proc != null && (proc.runQueue.hasStealableWork()
+                        || proc.runQueue.hasRunNext() && pool.searching.get() == 0);
             }
             case CarrierHooksTransformer.BEGIN_BLOCKING -> {
                 Processor proc = p;

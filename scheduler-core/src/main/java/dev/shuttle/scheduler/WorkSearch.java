@@ -46,7 +46,7 @@ final class WorkSearch {
         for (int round = 0; round <= rounds; round++) {
             Runnable task = pool.global.isEmpty() ? null : takeGlobal(pool, proc);
             if (task == null) {
-                task = stealPass(pool, proc, round == 0, round > 0 && round == rounds);
+                task = stealPass(pool, proc, round == 0);
             }
             if (task != null) {
                 budget.found(round);
@@ -64,10 +64,12 @@ final class WorkSearch {
      * One pass over the busy processors from a random start, skipping idle ones (seed 001): an idle processor's
      * queue is empty, since a carrier only parks with an empty queue and only tasks running on a processor push to
      * it. A victim's runNext is taken too when the {@link Monitor} saw its tick stand still at the tick it has now,
-     * or, in the last round, when its tick has not moved since the first round: it is stuck in one long task, and its
-     * runNext would otherwise wait for it.
+     * or, after the first round's pause, when its tick has not moved since the first round (Go's {@code runqgrab}
+     * waits about 3 µs before it takes a running P's {@code runnext}): a waker that was about to park has parked by
+     * then and its carrier runs the woken thread itself; one that keeps running, in a long task or spinning for a
+     * reply from the thread it woke ({@code Carrier.test}, QUEUED_WORK), would otherwise hold it back.
      */
-    private static Runnable stealPass(CarrierPool pool, Processor proc, boolean firstRound, boolean lastRound) {
+    private static Runnable stealPass(CarrierPool pool, Processor proc, boolean firstRound) {
         IdleSet idle = pool.idle;
         Processor[] all = pool.processors;
         int words = IdleSet.wordCount(all.length);
@@ -94,7 +96,7 @@ final class WorkSearch {
                 }
                 Runnable task = victim.runQueue.stealInto(proc.runQueue);
                 if (task == null && (victim.isStuckAt(victimTick)
-                        || lastRound && victimTick == ticksAtStart[victim.index])) {
+                        || !firstRound && victimTick == ticksAtStart[victim.index])) {
                     task = victim.runQueue.stealRunNext();
                 }
                 if (task != null) {

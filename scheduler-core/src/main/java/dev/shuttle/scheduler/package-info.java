@@ -52,9 +52,10 @@
  *       ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle processor's queue is empty, because a carrier parks
  *       only after finding its queue empty, and the one late producer wakes an idle processor it pushed to. This is
  *       what lets stealing skip idle processors without losing work (seed 001).</li>
- *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker. Thieves take it only in
- *       the last round of a search and only from a carrier whose tick did not move during the search, i.e. one
- *       stuck in a long task; otherwise it belongs to the owner, which will run it next.</li>
+ *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker. Thieves take it only
+ *       after their search's first pause, and only from a carrier whose tick did not move meanwhile (its task kept
+ *       running: a long task, or a waiter spinning for the thread it just woke), or one the monitor marked stuck;
+ *       otherwise it belongs to the owner, which will run it next.</li>
  *   <li>A carrier's idle bit is set by the carrier; it is cleared by whoever wakes it. Clearing is the hand-off:
  *       the one thread whose atomic clear succeeded owns the wake-up.</li>
  * </ul>
@@ -238,8 +239,11 @@
  * <h2>The JDK's question about queued work</h2>
  * {@code LinkedTransferQueue}, {@code SynchronousQueue} and {@code Exchanger} spin before parking unless
  * {@code ForkJoinWorkerThread.hasKnownQueuedWork()} says the carrier has queued work; with the agent a Shuttle carrier
- * answers it truthfully (its processor's {@code runNext} or run queue is occupied), so a waiter that has just woken
- * its partner into {@code runNext} parks at once and lets the partner run. See docs/juc.md.
+ * answers it: yes while its run queue holds a task, or its {@code runNext} does and no carrier is searching. A waiter
+ * that has just woken its partner into {@code runNext} then parks at once and lets the partner run on this carrier,
+ * unless a searcher will take the partner (see "Ownership": it takes the runNext of a carrier whose task keeps
+ * running); then the waiter spins, the partner answers from the other carrier, and the pair goes on handing items
+ * over between two spinning carriers without parking, as on the JDK's pool. See docs/juc.md.
  *
  * <h2>Observability</h2>
  * Event counters (tasks run, steals, parks, wake-ups, timers armed, fired and stolen) are plain fields of each
