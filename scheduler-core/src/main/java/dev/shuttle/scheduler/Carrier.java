@@ -326,7 +326,7 @@ final class Carrier extends Thread implements IntPredicate {
                 giveUpRetired(proc, true, coveredTimers);
                 return null;
             }
-            if ((pool.timers.due() || workInSight()) && idle.tryRemove(proc.index)) {
+            if ((pool.deadlines.due() || workInSight()) && idle.tryRemove(proc.index)) {
                 proc.wakeUps++;
                 // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
                 // the timers that remain need another idle carrier, the backup if it covers them, else one woken to

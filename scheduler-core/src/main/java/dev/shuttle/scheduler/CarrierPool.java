@@ -53,6 +53,8 @@ final class CarrierPool extends ForkJoinPool {
     /** External submissions, yields and local-queue overflow. */
     final MpmcUnboundedXaddArrayQueue<Runnable> global = new MpmcUnboundedXaddArrayQueue<>(1024);
     final ThreadLifecycle threads;
+    /** The timer heaps' earliest deadlines, as idle carriers, wakers and the monitor read them. */
+    final TimerDeadlines deadlines = new TimerDeadlines(this);
     final TimerService timers;
     final SpinPolicy spin;
     final SpareCarriers spares;
@@ -221,7 +223,7 @@ final class CarrierPool extends ForkJoinPool {
                 return true;
             }
             searching.decrementAndGet();
-            if (!hasQueuedWork() && !timers.anyPending()) {
+            if (!hasQueuedWork() && !deadlines.anyPending()) {
                 return false;
             }
         }

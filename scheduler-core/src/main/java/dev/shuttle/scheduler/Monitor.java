@@ -198,7 +198,7 @@ final class Monitor implements Runnable {
     }
 
     private boolean nothingToWatch() {
-        return pool.idle.count() == pool.processors.length && !pool.timers.anyPending() && !pool.hasQueuedWork();
+        return pool.idle.count() == pool.processors.length && !pool.deadlines.anyPending() && !pool.hasQueuedWork();
     }
 
     /** One look at every processor; returns whether it had to act. */
@@ -315,7 +315,7 @@ final class Monitor implements Runnable {
 
     /** The earliest deadline if it is {@link #MISSED_TIMER_NANOS} overdue, else {@link TimerHeap#NONE}. */
     private long overdueTimer(long now) {
-        long earliest = pool.timers.earliest(now);
+        long earliest = pool.deadlines.earliest(now);
         return earliest != TimerHeap.NONE && now - earliest > MISSED_TIMER_NANOS ? earliest : TimerHeap.NONE;
     }
 }

@@ -50,7 +50,7 @@ final class TimerService {
 
     TimerService(CarrierPool pool) {
         this.pool = pool;
-        this.watch = new TimerWatch(pool, this);
+        this.watch = new TimerWatch(pool, pool.deadlines);
     }
 
     /** A timer for {@code action} after {@code delay}, armed on the calling carrier's heap when it is one of ours. */
@@ -159,7 +159,7 @@ final class TimerService {
 
     /**
      * Unlocks {@code heap} and, if it still holds a due timer, makes sure a carrier gets up for it: while the lock
-     * was held, idle carriers passed over that timer ({@link #earliest}). The fence orders the unlock before the
+     * was held, idle carriers passed over that timer ({@link TimerDeadlines#earliest}). The fence orders the unlock before the
      * reads in {@link TimerWatch#awakeBy}: a carrier going to sleep publishes its idle bit (and, as the watcher,
      * {@code watchUntil}) before it looks at the lock, so either it sees the heap unlocked, or we see it idle or
      * watching and wake it. Returns whether a carrier was woken.
@@ -190,29 +190,6 @@ final class TimerService {
     private boolean wakeForDue(TimerHeap heap, boolean onCarrier, int selfFiring) {
         long d = heap.earliestDeadline();
         return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && watch.awakeBy(d, onCarrier, selfFiring);
-    }
-
-    /**
-     * The deadline an idle carrier must be up by: the earliest in any carrier's heap, O(parallelism), paid only on
-     * the way to park, passing over the due timers of a locked heap. Those are the lock holder's: a carrier that
-     * fires fires every due timer it has room for, and every holder looks for due timers left behind as it releases
-     * the lock ({@link #release}), waking a carrier for them. Getting up for them instead would only fail on the lock
-     * again and again; with carriers that park without spinning we measured over a hundred failed attempts per fired
-     * timer, a carrier's worth of CPU.
-     */
-    long earliest(long now) {
-        long min = TimerHeap.NONE;
-        for (Processor c : pool.processors) {
-            TimerHeap heap = c.timers;
-            long d = heap.earliestDeadline();
-            if (d != TimerHeap.NONE && d - now <= 0 && heap.isLocked()) {
-                continue;
-            }
-            if (TimerHeap.isEarlier(d, min)) {
-                min = d;
-            }
-        }
-        return min;
     }
 
     /** Owner: fires this carrier's expired timers, if any; cheap when none is due or the run queue is nearly full. */
@@ -281,31 +258,6 @@ final class TimerService {
             }
         }
         return -1;
-    }
-
-    /** Whether any heap holds a timer (an inbox arm included); no clock read. O(parallelism). */
-    boolean anyPending() {
-        for (Processor c : pool.processors) {
-            if (c.timers.earliestDeadline() != TimerHeap.NONE) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** True if a timer falls due within {@code nanos} (due ones in a locked heap aside, as in {@link #earliest}). */
-    boolean dueWithin(long nanos) {
-        return dueWithin(System.nanoTime(), nanos);
-    }
-
-    boolean dueWithin(long now, long nanos) {
-        long until = earliest(now);
-        return until != TimerHeap.NONE && until - now < nanos;
-    }
-
-    /** True if a timer is due that the sleeping carrier must get up and fire (none of them in a locked heap). */
-    boolean due() {
-        return dueWithin(1);
     }
 
     /**

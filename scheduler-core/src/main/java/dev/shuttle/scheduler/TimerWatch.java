@@ -9,8 +9,8 @@ import java.util.concurrent.locks.LockSupport;
  * Who sleeps toward the earliest timer deadline: exactly one idle carrier, the watcher, parks with a timeout for it
  * (Go's netpoller blocked with {@code pollUntil}, seeds 002 and 004), and a second one, the {@link BackupWatch},
  * parks until that deadline plus a grace, for when the watcher gets up and finds a long task. {@link #awakeBy}
- * decides whom an arm wakes. {@link TimerService} owns the heaps, arms and fires; its {@code earliest} and
- * {@code dueWithin} are this class's view of them.
+ * decides whom an arm wakes. {@link TimerService} owns the heaps, arms and fires, and calls in here; this class
+ * sees the heaps only through {@link TimerDeadlines}, never calling back into the service.
  *
  * <p>The watcher race. The watcher publishes {@code watchUntil}, then re-reads every heap's earliest deadline,
  * then parks; an arming thread publishes the deadline in a heap, then reads {@code watchUntil}. All volatile, so
@@ -37,7 +37,7 @@ final class TimerWatch {
     }
 
     private final CarrierPool pool;
-    private final TimerService timers;
+    private final TimerDeadlines deadlines;
     /** The idle carrier parked with a timeout for the earliest deadline, or {@link #NO_WATCHER}. */
     private volatile int watcher = NO_WATCHER;
     /** What the watcher sleeps toward; {@link TimerHeap#NONE} when there is no watcher. */
@@ -56,9 +56,9 @@ final class TimerWatch {
      */
     private volatile long awayNanos;
 
-    TimerWatch(CarrierPool pool, TimerService timers) {
+    TimerWatch(CarrierPool pool, TimerDeadlines deadlines) {
         this.pool = pool;
-        this.timers = timers;
+        this.deadlines = deadlines;
     }
 
     /**
@@ -142,7 +142,7 @@ final class TimerWatch {
                 // return: with periodic timers this wake can land on the next batch's deadline a few microseconds
                 // before the watcher, spinning toward it, fires it. A timer overdue by more was missed: the grace
                 // drops, and wake-ups are skipped no more until carriers show again that they come back quickly.
-                how = timers.dueWithin(now, -QUICK_RETURN_NANOS) ? BackupWatch.FOUND_WORK : BackupWatch.QUIET;
+                how = deadlines.dueWithin(now, -QUICK_RETURN_NANOS) ? BackupWatch.FOUND_WORK : BackupWatch.QUIET;
                 if (how == BackupWatch.FOUND_WORK) {
                     awayNanos = BackupWatch.MAX_GRACE_NANOS;
                 }
@@ -159,7 +159,7 @@ final class TimerWatch {
      */
     long backupDeadline(Processor self) {
         long now = System.nanoTime();
-        long earliest = timers.earliest(now);
+        long earliest = deadlines.earliest(now);
         return earliest == TimerHeap.NONE ? TimerHeap.NONE : backup.claim(self.index, earliest, now);
     }
 
@@ -204,7 +204,7 @@ final class TimerWatch {
         long now;
         while ((now = System.nanoTime()) - until < 0 && until - now <= ParkOvershoot.MAX_LEAD_NANOS
                 && idle.contains(self.index) && !pool.isStopping()) {
-            if (timers.dueWithin(now, 1)) {
+            if (deadlines.dueWithin(now, 1)) {
                 return;
             }
             Thread.onSpinWait();
@@ -218,11 +218,11 @@ final class TimerWatch {
      * {@link TimerHeap#NONE} when this carrier does not watch.
      */
     long watchDeadline(Processor self) {
-        long until = timers.earliest(System.nanoTime());
+        long until = deadlines.earliest(System.nanoTime());
         if (until == TimerHeap.NONE || !becomeWatcher(self.index, until)) {
             return TimerHeap.NONE;
         }
-        long again = timers.earliest(System.nanoTime());
+        long again = deadlines.earliest(System.nanoTime());
         if (TimerHeap.isEarlier(again, until)) {
             until = again;
             watchUntil = until;
@@ -263,7 +263,7 @@ final class TimerWatch {
      * before sleeping again, and hands off itself if it gets up. Returns the carrier unparked, or -1.
      */
     int handOffWatch(Processor leaving) {
-        long earliest = timers.earliest(System.nanoTime());
+        long earliest = deadlines.earliest(System.nanoTime());
         if (earliest == TimerHeap.NONE || pool.idle.count() == 0 || coveredWithoutWake(earliest, leaving.index)) {
             return -1;
         }

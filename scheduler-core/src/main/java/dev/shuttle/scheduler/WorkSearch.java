@@ -53,7 +53,7 @@ final class WorkSearch {
                 return task;
             }
             if (round < rounds) {
-                budget.pause(round, pool.spin.yieldsAfter(round) && pool.timers.dueWithin(YIELD_HORIZON_NANOS));
+                budget.pause(round, pool.spin.yieldsAfter(round) && pool.deadlines.dueWithin(YIELD_HORIZON_NANOS));
             }
         }
         budget.wasted();
