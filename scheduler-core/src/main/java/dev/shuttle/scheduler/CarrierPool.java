@@ -226,6 +226,12 @@ final class CarrierPool extends ForkJoinPool {
             if (!hasQueuedWork() && !deadlines.anyPending()) {
                 return false;
             }
+            // The count may hold bits of processors a shrink is retiring, past the bound: trying again would spin
+            // until their carriers give them up. A carrier that sets its bit after this look re-checks the queues
+            // after it, so it sees the work of every submitter that counted on us.
+            if (idle.nextIdle(0, processors.length) < 0) {
+                return blocking.get() > 0 && retakeBlocked();
+            }
         }
     }
 

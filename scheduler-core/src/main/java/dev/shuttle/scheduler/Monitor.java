@@ -15,8 +15,8 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>In a marked blocking call (phase BLOCKING): the processor goes to another carrier thread at once.</li>
  *   <li>Running a task whose carrier thread has been neither on a CPU nor waiting for one for most of the time since
- *       the last look, and for at least {@link #STUCK_NANOS} ({@link ThreadActivity}): the carrier is blocked in the
- *       kernel (a read the JDK does not mark, a native call, class initialisation). The processor goes to another
+ *       the last look, and for at least {@link #STUCK_NANOS}, at two looks in a row ({@link ThreadActivity}): the carrier
+ *       is blocked in the kernel (a read the JDK does not mark, a native call, class initialisation). The processor goes to another
  *       carrier thread. The signal needs no exactness for safety: a hand-off is a CAS on the processor's state
  *       ({@link Processor}), correct whether or not the carrier was really blocked; a wrong guess (a carrier that
  *       only waited for a core) costs one extra thread for a while.</li>
@@ -25,8 +25,9 @@ import java.util.concurrent.locks.LockSupport;
  *       set, once the task has run longer than the slice the processor goes to another carrier thread, and the OS
  *       shares the cores between the long task and the rest.</li>
  * </ul>
- * Besides, when every processor is idle yet work is queued or a timer is overdue, twice in a row, some wake-up was
- * lost: the monitor wakes a carrier and counts a rescue ({@link #rescues()}), so a lost wake-up shows in tests.
+ * Besides, when a processor is idle and nobody searches, yet work stays queued or a timer stays overdue with no idle
+ * carrier sleeping toward it, for {@link #RESCUE_AFTER_NANOS} at every look, some wake-up was lost: the monitor wakes
+ * a carrier and counts a rescue ({@link #rescues()}), so a lost wake-up shows in tests.
  *
  * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that found nothing to do (Go's backoff). While
  * every processor is idle and no timer is pending it parks without a timeout, and the first processor to leave the
@@ -44,8 +45,14 @@ final class Monitor implements Runnable {
      * hand-off then only adds a thread.
      */
     static final long STUCK_NANOS = 1_000_000;
-    /** A timer this far overdue while every processor sleeps was missed by every other path. */
-    private static final long MISSED_TIMER_NANOS = 2_000_000;
+    /**
+     * How long work must wait unserved, at every look, before the monitor calls it a lost wake-up. Every wake-up path
+     * has a window between publishing and waking (a pusher between its push and {@code wakep}, a carrier between its
+     * idle bit and its re-check) in which a look sees exactly what a lost wake-up leaves, and on a loaded machine the
+     * OS can hold a thread in that window for milliseconds (docs/blocking.md). Fifty is far past such delays, and a
+     * lost wake-up, which waits forever, still shows.
+     */
+    static final long RESCUE_AFTER_NANOS = 50_000_000;
 
     private final CarrierPool pool;
     private final long timeSliceNanos;
@@ -59,12 +66,17 @@ final class Monitor implements Runnable {
     private long[] seenSince;
     /** Monitor-owned: the holder's {@link Carrier#activeNanos} at the last look, -1 if not read. */
     private long[] seenCpu;
+    /** Monitor-owned: the holder looked blocked at the last look too (see {@link #lookAt}). */
+    private boolean[] seenOffCpu;
     /** Monitor-owned: a {@link LongTaskEvent} was recorded for the processor's current spell. */
     private boolean[] longTaskReported;
     /** Monitor-owned: when the last look was. */
     private long lastLook;
-    private boolean lostWorkSeen;
-    private long lostTimerSeen = TimerHeap.NONE;
+    /** Monitor-owned: work has waited unserved at every look since {@link #unservedSince}. */
+    private boolean unserved;
+    private long unservedSince;
+    /** Monitor-owned: the overdue timer's deadline when the wait began, {@link TimerHeap#NONE} if it was work. */
+    private long unservedTimer = TimerHeap.NONE;
     /** Work the monitor found that no other path would have taken: lost wake-ups and missed timers. */
     private final AtomicLong rescues = new AtomicLong();
     /** Processors taken from a carrier that was blocked or ran past its time slice. */
@@ -78,6 +90,7 @@ final class Monitor implements Runnable {
         this.seenTick = new int[n];
         this.seenSince = new long[n];
         this.seenCpu = new long[n];
+        this.seenOffCpu = new boolean[n];
         this.longTaskReported = new boolean[n];
         this.thread = new Thread(null, this, "shuttle-monitor", 0, false);
         thread.setDaemon(true);
@@ -197,8 +210,14 @@ final class Monitor implements Runnable {
         return asleep;
     }
 
+    /**
+     * Every processor in use idle, nothing queued, no timer pending. The idle set is asked for a busy processor below
+     * the bound rather than compared by count: during a shrink the count still holds the bits of retiring processors,
+     * and a count equal to the new size would put the monitor to sleep beside a busy processor.
+     */
     private boolean nothingToWatch() {
-        return pool.idle.count() == pool.processors.length && !pool.deadlines.anyPending() && !pool.hasQueuedWork();
+        return pool.idle.nextBusy(0, pool.processors.length) < 0 && !pool.deadlines.anyPending()
+                && !pool.hasQueuedWork();
     }
 
     /** One look at every processor; returns whether it had to act. */
@@ -227,6 +246,7 @@ final class Monitor implements Runnable {
         seenTick = Arrays.copyOf(seenTick, n);
         seenSince = Arrays.copyOf(seenSince, n);
         seenCpu = Arrays.copyOf(seenCpu, n);
+        seenOffCpu = Arrays.copyOf(seenOffCpu, n);
         longTaskReported = Arrays.copyOf(longTaskReported, n);
     }
 
@@ -240,6 +260,7 @@ final class Monitor implements Runnable {
             seenTick[i] = tick;
             seenSince[i] = now;
             seenCpu[i] = -1;
+            seenOffCpu[i] = false;
             longTaskReported[i] = false;
             return false;
         }
@@ -257,9 +278,15 @@ final class Monitor implements Runnable {
                 && !holder.isKnownRunnable();
         seenCpu[i] = cpu;
         long stuckFor = now - seenSince[i];
-        if (offCpu && stuckFor >= STUCK_NANOS) {
+        // Blocked at two looks in a row, not one: a look can land inside a safepoint (a GC pause), when every Java
+        // thread sleeps in the kernel and uses no CPU while the monitor, reading /proc in native code, goes on. The
+        // next look comes after the monitor's own park, which cannot end inside that pause, and sees the carrier
+        // runnable again; a carrier blocked in a read is still asleep.
+        boolean blocked = offCpu && stuckFor >= STUCK_NANOS;
+        if (blocked && seenOffCpu[i]) {
             return retakeBlocked(proc, state, stuckFor, false);
         }
+        seenOffCpu[i] = blocked;
         if (timeSliceNanos > 0 && stuckFor >= timeSliceNanos) {
             return retake(proc, state);
         }
@@ -294,28 +321,36 @@ final class Monitor implements Runnable {
     }
 
     /**
-     * A processor idle and nobody searching, yet work queued, or the same timer overdue, at two looks in a row: a lost
-     * wake-up. Wake a carrier and count it. A busy processor's runNext does not count: its owner runs it. A timer
-     * counts only once it is {@link #MISSED_TIMER_NANOS} overdue and still the earliest at the next look, so that a
-     * watcher the OS is slow to schedule on a loaded machine is not taken for a lost wake-up.
+     * A processor in use idle and nobody searching, yet a task queued where an idle carrier would look, or a timer
+     * overdue that no idle carrier sleeps toward, at every look for {@link #RESCUE_AFTER_NANOS}: a lost wake-up. Wake
+     * a carrier and count it. A busy processor's runNext does not count: its owner runs it. A timer toward which the
+     * watcher (or the backup, within its grace) sleeps is not lost however late it is: the kernel wakes that carrier,
+     * and only the OS delays it. A different overdue timer at a later look means timers are being fired, and the
+     * wait starts over.
      */
     private boolean rescueLostWakeUp(long now) {
-        boolean candidate = pool.idle.count() > 0 && pool.searching.get() == 0;
-        boolean queued = candidate && pool.hasStealableWork();
-        long overdue = candidate ? overdueTimer(now) : TimerHeap.NONE;
-        boolean rescue = (queued && lostWorkSeen) || (overdue != TimerHeap.NONE && overdue == lostTimerSeen);
-        lostWorkSeen = queued && !rescue;
-        lostTimerSeen = rescue ? TimerHeap.NONE : overdue;
-        if (rescue) {
-            rescues.incrementAndGet();
-            pool.wakeAny();
+        boolean candidate = pool.idle.nextIdle(0, pool.processors.length) >= 0 && pool.searching.get() == 0;
+        long timer = candidate ? unwatchedOverdueTimer(now) : TimerHeap.NONE;
+        boolean waiting = candidate && (timer != TimerHeap.NONE || pool.hasStealableWork());
+        if (!waiting || !unserved || timer != unservedTimer) {
+            unserved = waiting;
+            unservedSince = now;
+            unservedTimer = timer;
+            return false;
         }
-        return rescue;
+        if (now - unservedSince < RESCUE_AFTER_NANOS) {
+            return false;
+        }
+        unserved = false;
+        rescues.incrementAndGet();
+        pool.wakeAny();
+        return true;
     }
 
-    /** The earliest deadline if it is {@link #MISSED_TIMER_NANOS} overdue, else {@link TimerHeap#NONE}. */
-    private long overdueTimer(long now) {
+    /** The earliest deadline if it has passed and no idle carrier sleeps toward it, else {@link TimerHeap#NONE}. */
+    private long unwatchedOverdueTimer(long now) {
         long earliest = pool.deadlines.earliest(now);
-        return earliest != TimerHeap.NONE && now - earliest > MISSED_TIMER_NANOS ? earliest : TimerHeap.NONE;
+        return earliest != TimerHeap.NONE && earliest - now < 0 && !pool.timers.watch.sleepsToward(earliest)
+                ? earliest : TimerHeap.NONE;
     }
 }

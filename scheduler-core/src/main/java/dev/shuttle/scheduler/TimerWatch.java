@@ -247,6 +247,16 @@ final class TimerWatch {
         return false;
     }
 
+    /**
+     * Whether an idle carrier sleeps with a timeout that ends by {@code deadline} (the watcher) or within the grace
+     * after it (the backup): the kernel wakes that carrier for the timer, however late the OS then runs it. For the
+     * monitor, which must not take such a timer for a lost wake-up.
+     */
+    boolean sleepsToward(long deadline) {
+        long u = watchUntil;
+        return u != TimerHeap.NONE && u - deadline <= 0 || backup.covers(deadline, BackupWatch.NO_HOLDER);
+    }
+
     void stopWatching(int index) {
         if (watcher == index) {
             watchUntil = TimerHeap.NONE;

@@ -106,8 +106,10 @@
  *
  * <p>No timeout backs this up: an idle scheduler's carriers and its monitor all sleep without one. While any
  * processor is busy, the {@link dev.shuttle.scheduler.Monitor} counts as a rescue any work it finds that every path
- * above missed (a processor idle, nobody searching, work queued or a timer overdue at two looks in a row) and wakes
- * a carrier for it; tests read the count, so a lost wake-up shows instead of costing a timeout.
+ * above missed (a processor idle, nobody searching, and work queued or a timer overdue that no idle carrier sleeps
+ * toward, at every look for 50 ms: far longer than the OS keeps a thread between publishing work and waking, the
+ * window every path above has) and wakes a carrier for it; tests read the count, so a lost wake-up shows instead of
+ * costing a timeout.
  *
  * <h2>runNext and stuck processors (the monitor)</h2>
  * A task in a busy processor's {@code runNext} runs as soon as the current task parks. If the task never parks (a
