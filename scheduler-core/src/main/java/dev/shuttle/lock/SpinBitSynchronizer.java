@@ -41,7 +41,7 @@ public abstract class SpinBitSynchronizer {
     static final long TAIL_WAKE_NANOS = 1_000_000L;
     /**
      * Contended releases that see a spinner read the clock about this often, to decide whether a
-     * tail wake is due. The clock costs about 20 ns here, and such releases are the common case
+     * tail wake is due. The clock is not free, and such releases are the common case
      * under contention: a woken thread holds the spin role for its whole wake-up latency.
      */
     static final long TAIL_CHECK_NANOS = 100_000L;

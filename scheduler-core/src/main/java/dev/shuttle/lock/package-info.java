@@ -79,9 +79,10 @@
  * <dt>Time-bound wake</dt>
  * <dd>At most once a millisecond, a release that sees sleepers also walks the stack and moves its
  *     deepest SLEEPING node to WOKEN (without the role), even if a spinner exists: Go's
- *     anti-starvation wake, which Go makes on 1 contended unlock in 16; with critical sections of
- *     nanoseconds that was a futex wake every ~100 ns. Releases that see a spinner read the clock
- *     only every N-th time, N adapted (16 to 4096) so that the clock is read about every 100 us.
+ *     anti-starvation wake, which Go makes on 1 contended unlock in 16: with critical sections of
+ *     nanoseconds that is a futex wake every few hundred nanoseconds (docs/lock.md). Releases
+ *     that see a spinner read the clock only every N-th time, N adapted (16 to 4096) so that the
+ *     clock is read about every 100 us.
  *     The nodes below the next live node up are all dead, so the walk cuts them off: the stack does
  *     not grow while contention keeps it from draining. A thread woken so may spin without the role
  *     (Go's atTail), so two threads can be polling then, but never two holders of the role.</dd>
