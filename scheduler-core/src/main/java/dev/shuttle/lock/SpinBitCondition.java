@@ -110,7 +110,7 @@ public final class SpinBitCondition implements Condition {
         if (!n.casStatus(WaiterNode.CONDITION, WaiterNode.SLEEPING)) {
             return false;                        // cancelled; its owner will look for it and not find it
         }
-        sync.pushSleeper(n);
+        sync.push(n);                            // we hold the lock: our release will see it
         return true;
     }
 
@@ -147,8 +147,7 @@ public final class SpinBitCondition implements Condition {
         if (interruptible && Thread.interrupted()) {
             throw new InterruptedException();
         }
-        WaiterNode node = WaiterTable.take(Thread.currentThread());
-        node.setStatusPlain(WaiterNode.CONDITION);
+        WaiterNode node = new WaiterNode(Thread.currentThread(), WaiterNode.CONDITION);
         if (last == null) {
             first = node;
         } else {
@@ -186,18 +185,17 @@ public final class SpinBitCondition implements Condition {
         }
 
         if (cancelled) {
-            WaiterTable.give(nodeAfterReacquire(node));
+            sync.acquire();
+            unlinkCancelled(node);
         } else {
-            // Signalled: the node is on the sleeper stack; wait for a release to pop it.
-            while (node.status() != WaiterNode.WOKEN) {
+            // Signalled: the node is on the sleeper stack; wait for a release to wake it.
+            while (node.status() == WaiterNode.SLEEPING) {
                 LockSupport.park(this);
                 if (Thread.interrupted()) {
                     interrupted = true;
                 }
             }
-            boolean atTail = node.next == null;
-            node.next = null;
-            sync.acquireSlow(node, atTail, false, false, 0L);   // returns the node to the table
+            sync.acquireSlow(node, false, false, 0L);
         }
         sync.restoreAfterWait(saved);
         if (cancelledByInterrupt) {
@@ -208,11 +206,5 @@ public final class SpinBitCondition implements Condition {
             Thread.currentThread().interrupt();  // interrupted after the signal: keep the status, as AQS does
         }
         return !cancelled;
-    }
-
-    private WaiterNode nodeAfterReacquire(WaiterNode node) {
-        sync.acquire();
-        unlinkCancelled(node);
-        return node;
     }
 }

@@ -16,11 +16,11 @@ import java.util.concurrent.locks.Lock;
 public class SpinBitLock implements Lock {
     private final Sync sync = new Sync();
 
-    /** Lock bits: 0 free, 1 held. Owner and hold count live outside the atomic word. */
+    /** Lock bits: 0 free, 1 held. Owner and hold count live outside the atomic fields. */
     static final class Sync extends SpinBitSynchronizer {
         private static final int HELD = 1;
 
-        /** Written by the holder only; published to the next holder by the release CAS. */
+        /** Written by the holder only; published to the next holder by the release's volatile store. */
         Thread owner;
         int holds;
 
@@ -163,12 +163,12 @@ public class SpinBitLock implements Lock {
         return sync.hasSleepers();
     }
 
-    /** Whether a waiter currently holds the spin role. A snapshot, for monitoring and tests. */
-    public boolean hasSpinner() {
+    /** Whether a waiter currently holds the spin role. A snapshot, for this package's tests. */
+    boolean hasSpinner() {
         return sync.hasSpinner();
     }
 
-    /** Number of sleeping waiters. Takes the stack lock briefly; for monitoring only. */
+    /** Number of sleeping waiters. Walks the sleeper stack; a snapshot, for monitoring only. */
     public int getQueueLength() {
         return sync.sleeperCount();
     }

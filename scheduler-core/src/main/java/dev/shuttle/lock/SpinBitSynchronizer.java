@@ -8,20 +8,27 @@ import java.util.concurrent.locks.LockSupport;
  * An exclusive synchronizer after Go's spin-bit runtime mutex: at most one waiter spins, the
  * others sleep on a LIFO stack, a release wakes a sleeper only when nobody is spinning, the
  * oldest sleeper is woken at most once a millisecond regardless, and a waiter that has starved for
- * 4 ms reserves the next acquisition. The state word layout and each transition are described in
- * the package documentation.
+ * 4 ms in {@link #acquire} reserves the next release. Its fields and the argument that no wake-up
+ * is lost are in the package documentation.
  *
- * <p>Subclasses own the low 16 bits of the state word (the "lock bits"): they say, as a pure
- * function of those bits, whether the synchronizer can be acquired and what acquiring leaves,
- * and a release subtracts from them; this class does everything else. Ownership bookkeeping
- * that only the holder touches (owner thread, hold count) belongs in subclass fields, outside
- * the atomic word, so a reentrant acquire never writes the shared cache line.
+ * <p>Why a class of its own rather than AQS: AQS queues waiters FIFO and wakes one per contended
+ * release; this one skips the wake-up while a spinner exists, which is what saves the CPU and the
+ * scheduler trips that a wake-up per hand-off costs, most of all for virtual threads.
+ *
+ * <p>What a subclass defines: the lock bits, an {@code int} of their own, through {@link
+ * #tryAcquireBits} (as a pure function of the bits: whether the caller can acquire and what
+ * acquiring leaves; 0 means free, and acquiring from 0 must succeed); a release subtracts what the
+ * holder acquired, all of it at once. Whether the calling thread holds the synchronizer ({@link
+ * #isHeldExclusively}, which conditions check), and what a condition wait saves and restores of
+ * the holder ({@link #saveForWait}, {@link #restoreAfterWait}). Owner thread and hold count belong
+ * in plain subclass fields: only the holder writes them, and the acquiring CAS and the release's
+ * volatile store publish them. This class does everything else.
  */
-public abstract class SpinBitSynchronizer extends SleeperStack {
+public abstract class SpinBitSynchronizer {
     /** Returned by {@link #tryAcquireBits} when the synchronizer is not available. */
     protected static final int FAILED = -1;
 
-    /** Go's mutexActiveSpinCount: rounds of busy-waiting before giving up the spin role. */
+    /** Go's mutexActiveSpinCount: rounds of busy-waiting before the spinner sleeps. */
     static final int ACTIVE_SPIN_COUNT = Runtime.getRuntime().availableProcessors() > 1 ? 4 : 0;
     /** Go's mutexActiveSpinSize: pauses per round. */
     static final int ACTIVE_SPIN_SIZE = 30;
@@ -34,67 +41,75 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     static final long TAIL_WAKE_NANOS = 1_000_000L;
     /**
      * Contended releases that see a spinner read the clock about this often, to decide whether a
-     * tail wake is due. The clock is not free (about 20 ns here), and such releases are the common
-     * case under contention: a woken thread holds SPINNING for the whole of its wake-up latency
-     * (about 150 us measured on a 2-vCPU VM), so a fixed 1 in 16 cost 1.2 ns per lock/unlock.
+     * tail wake is due. The clock is not free, and such releases are the common case
+     * under contention: a woken thread holds the spin role for its whole wake-up latency.
      */
     static final long TAIL_CHECK_NANOS = 100_000L;
     /**
-     * Fewest and most releases between two clock reads (Go's mutexTailWakePeriod is the fewest).
-     * The most bounds how late a tail wake can be if releases slow down suddenly while spinners
-     * keep the clock unread: 4096 releases. At 5 ns a release that is still only one read per
-     * 20 us, so a larger cap would buy nothing.
+     * Fewest and most releases between two clock reads. The most bounds how late a tail wake can
+     * be if releases slow down suddenly while spinners keep the clock unread.
      */
     static final int MIN_CHECK_PERIOD = 16;
     static final int MAX_CHECK_PERIOD = 1 << 12;
     /**
-     * A woken waiter that has waited longer than this reserves the next acquisition (HANDOFF).
-     * Go's sync.Mutex uses 1 ms for its starvation mode; each handoff costs a wake-up during
-     * which nobody holds the lock, so a few milliseconds keeps that under a percent.
+     * A woken waiter that has waited longer than this in {@link #acquire} reserves the next
+     * release. Go's sync.Mutex uses 1 ms for its starvation mode; each reserved hand-off costs a
+     * wake-up during which nobody runs the critical section, so a few milliseconds keeps that
+     * under a percent.
      */
     static final long STARVE_NANOS = 4_000_000L;
+    /** The value of {@link #handoff} once a release has passed the held lock to the reserver. */
+    private static final Object GRANTED = new Object();
 
-    private static final VarHandle HANDOFF_TO;
+    private static final VarHandle STATE;
+    private static final VarHandle SPINNING;
+    private static final VarHandle HEAD;
+    private static final VarHandle HANDOFF;
 
     static {
         try {
-            HANDOFF_TO = MethodHandles.lookup().findVarHandle(SpinBitSynchronizer.class, "handoffTo", Thread.class);
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STATE = l.findVarHandle(SpinBitSynchronizer.class, "state", int.class);
+            SPINNING = l.findVarHandle(SpinBitSynchronizer.class, "spinning", int.class);
+            HEAD = l.findVarHandle(SpinBitSynchronizer.class, "head", WaiterNode.class);
+            HANDOFF = l.findVarHandle(SpinBitSynchronizer.class, "handoff", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** The lock bits, owned by the subclass: 0 is free. Changed by CAS, or by the holder's store. */
+    private volatile int state;
+    /** The spin role (Go's mutexSpinning): 1 while one waiter holds it. Set by CAS, cleared by its holder. */
+    private volatile int spinning;
+    /** Newest node of the LIFO sleeper stack. Pushed by CAS; popped only by the holder of the spin role. */
+    private volatile WaiterNode head;
     /**
-     * The starving waiter that owns the HANDOFF reservation. Claimed by CAS before the bit is set,
-     * cleared only after the bit is cleared; read by the release that sees the bit.
+     * The hand-off reservation: null, the starving thread that holds it, or {@link #GRANTED} once
+     * a release has passed the lock to that thread still held. Taken by CAS from null by the
+     * reserver, moved to GRANTED by CAS by a releasing holder, set back to null by the reserver.
      */
-    private volatile Thread handoffTo;
+    private volatile Object handoff;
     /**
      * Pacing of the tail-wake check: contended releases left before the next clock read, the
      * current number of releases between reads (a power of two, adapted so that reads come about
      * every {@link #TAIL_CHECK_NANOS}), and when the clock was last read for it. Plain and racy on
-     * purpose, like {@link #lastTailWake}: a lost update only shifts the period.
+     * purpose, like {@link #lastTailWake}: only releasing holders write them, and a lost update
+     * only shifts the period.
      */
     private int checkCountdown;
     private int checkPeriod = MIN_CHECK_PERIOD;
     private long lastCheck;
-    /**
-     * Whether the last release left anything but free lock bits in the word (sleepers, SPINNING,
-     * HANDOFF): picks the fast path's first CAS. A racy hint, written only when it changes.
-     */
-    private boolean dirtySeen;
-    /** When the oldest sleeper was last woken; plain and racy like {@link #checkCountdown}. */
+    /** When the oldest sleeper was last woken; racy, like the pacing fields. */
     private long lastTailWake;
 
+    /** For subclasses. */
     protected SpinBitSynchronizer() {
     }
 
     /**
-     * Returns the lock bits after acquiring from {@code bits}, or {@link #FAILED} if the
-     * synchronizer is not available. Must be a pure function: it may be called many times and
-     * its answer is committed only if the state word did not change meanwhile. The fast path may
-     * claim by adding {@code tryAcquireBits(0)} to the bits and withdraw the claim right after,
-     * so bits above that value, with the claims in flight added, must read as not available.
+     * Given the current lock bits, returns what they become if the caller acquires, or {@link
+     * #FAILED} if it cannot. Must be a pure function; {@code tryAcquireBits(0)} must succeed.
      */
     protected abstract int tryAcquireBits(int bits);
 
@@ -108,44 +123,31 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     protected abstract void restoreAfterWait(long saved);
 
     /**
-     * Called by a waiting thread right after it takes the spin role (true) and right before it
-     * tries to give it up (false; followed by true if that attempt failed), so that a test can
-     * count spinners without ever counting one too many. Does nothing by default: overriding it
-     * is for tests, and it runs only on the slow path. Must not block.
+     * Called right after this thread takes or is handed the spin role (true) and right before it
+     * gives it up (false). Package-private and empty: this package's tests count spinners by
+     * overriding it; only the slow path calls it.
      */
-    protected void spinRole(boolean taken) {
+    void spinRole(boolean taken) {
     }
 
-    /** Acquires without waiting; barges past sleepers and the spinner, like Go's fast path. */
+    /** Acquires without waiting; barges past sleepers, the spinner and a reservation, like Go's fast path. */
     public final boolean tryAcquire() {
-        int b0 = tryAcquireBits(0);
-        if (!dirtySeen) {
-            if (b0 >= 0 && STATE.compareAndSet(this, 0L, (long) b0)) {
-                return true;
-            }
-        } else if (b0 > 0) {
-            // The word is dirty (sleepers, a spinner), so a CAS would need a load of the word
-            // first, and that load cost 1.0 ns of a 6.1 ns lock/unlock here (5.0 ns with this
-            // add, as fast as the blind CAS on a clean word). A claim that finds the lock taken
-            // is withdrawn at once; until then the lock looks held, as if the claimer had held
-            // it for that instant.
-            if (claim(b0)) {
-                return true;
-            }
-            withdrawClaim(b0);
-            return false;
+        // Blind first: under contention the bits are free or taken, and a load before the CAS
+        // costs more than a CAS that fails.
+        if (STATE.compareAndSet(this, 0, tryAcquireBits(0))) {
+            return true;
         }
-        long v = state;
+        int s = state;
         for (;;) {
-            int nb = tryAcquireBits((int) (v & LOCK_MASK));
-            if (nb < 0 || (v & HANDOFF) != 0) {
+            int nb = tryAcquireBits(s);
+            if (nb < 0) {
                 return false;
             }
-            long w = (long) STATE.compareAndExchange(this, v, (v & ~LOCK_MASK) | nb);
-            if (w == v) {
+            int w = (int) STATE.compareAndExchange(this, s, nb);
+            if (w == s) {
                 return true;
             }
-            v = w;
+            s = w;
         }
     }
 
@@ -153,7 +155,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     public final void acquire() {
         if (!tryAcquire()) {
             try {
-                acquireSlow(null, false, false, false, 0L);
+                acquireSlow(null, false, false, 0L);
             } catch (InterruptedException e) {
                 throw new AssertionError(e);
             }
@@ -166,7 +168,7 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
             throw new InterruptedException();
         }
         if (!tryAcquire()) {
-            acquireSlow(null, false, true, false, 0L);
+            acquireSlow(null, true, false, 0L);
         }
     }
 
@@ -181,77 +183,69 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         if (nanos <= 0L) {
             return false;
         }
-        return acquireSlow(null, false, true, true, System.nanoTime() + nanos);
+        return acquireSlow(null, true, true, System.nanoTime() + nanos);
     }
 
     /**
      * Releases on behalf of the holder by subtracting {@code n} from the lock bits, which the
-     * holder guarantees are at least {@code n}; an unconditional atomic add (one LOCK XADD, no
-     * CAS loop to lose against pushing sleepers). If sleepers were present and nobody spins,
-     * wakes the newest; at most once per {@link #TAIL_WAKE_NANOS} a contended release wakes the oldest.
+     * holder guarantees are at least {@code n}. A reserved lock passes to the reserver still held.
+     * Otherwise a volatile store frees it, and then loads decide: nothing if nobody sleeps or a
+     * spinner exists (the usual case), else wake the newest sleeper; at most once per {@link
+     * #TAIL_WAKE_NANOS} also the oldest.
      */
     public final void release(int n) {
-        afterRelease((long) STATE.getAndAdd(this, (long) -n), n);
-    }
-
-    /** Adds a claim of {@code b0}; true if it acquired, else the caller must {@link #withdrawClaim} it. */
-    final boolean claim(int b0) {
-        long v = (long) STATE.getAndAdd(this, (long) b0);
-        return (v & (LOCK_MASK | HANDOFF)) == 0L;
-    }
-
-    /**
-     * Takes back a failed claim. While the lock bits it leaves are not free, a holder or another
-     * claimer is still there and will decide on wakes when it leaves; if they are free, the
-     * holder released while our claim made the lock look held, so we are the release that decides.
-     */
-    final void withdrawClaim(int b0) {
-        long v = (long) STATE.getAndAdd(this, (long) -b0);
-        if (((v - b0) & LOCK_MASK) == 0L) {
-            afterRelease(v, b0);
+        if (handoff != null && grantHandoff(n)) {
+            return;
         }
-    }
-
-    /** The rest of a release, given the word before its add: the hint, the handoff, the wake decision. */
-    private void afterRelease(long v, int n) {
-        boolean sleepers = (v >>> HEAD_SHIFT) != 0;
-        // Not just sleepers: a spinner alone (a woken thread on its way, no one left asleep) also
-        // makes the blind CAS from 0 fail, and a failed locked CAS before the real one cost 4 ns
-        // per lock/unlock here (8.9 against 5.0 ns).
-        boolean dirty = v - n != 0L;
-        if (dirtySeen != dirty) {
-            // Written only on change: a store that is still in the store buffer when the next
-            // lock's CAS runs makes that CAS wait for it (0.8 ns of a 5.5 ns lock/unlock here).
-            dirtySeen = dirty;
+        STATE.setVolatile(this, state - n);
+        // The other half of each Dekker pair (package documentation): a pusher, a spinner that
+        // leaves and a reserver each write their field and then read the lock bits.
+        if (handoff != null) {
+            passAfterRelease();                // whoever holds the lock now decides on wakes
+            return;
         }
-        if ((v & HANDOFF) != 0) {
-            LockSupport.unpark(handoffTo);       // the lock is reserved; sleepers could not take it
-        } else if (sleepers && ((v & SPINNING) == 0 || --checkCountdown < 0)) {
-            // Kept out of line so that this method inlines into unlock: under contention the
-            // usual release sees sleepers and a spinner and must cost no more than the add.
+        if (head != null && (spinning == 0 || --checkCountdown < 0)) {
+            // Out of line so that this method inlines into unlock.
             wakeAfterRelease();
         }
     }
 
+    /** Passes the held lock to the reserving thread; false if nobody holds the reservation. */
+    private boolean grantHandoff(int n) {
+        Object h = handoff;
+        if (h instanceof Thread t && state == n && HANDOFF.compareAndSet(this, t, GRANTED)) {
+            LockSupport.unpark(t);
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * A reservation appeared while we released: the reserver may have read the lock bits before
+     * our store and parked. Take the lock back if it is still free and release it again, which
+     * passes it to the reserver; if someone took it first, that holder's release passes it.
+     */
+    private void passAfterRelease() {
+        if (handoff instanceof Thread && casAcquire()) {
+            release(tryAcquireBits(0));
+        }
+    }
+
     private void wakeAfterRelease() {
-        boolean tail = false;
         long now = System.nanoTime();
         if (checkCountdown < 0) {
             pacePeriod(now);
         }
+        wakeNewest();
         if (now - lastTailWake >= TAIL_WAKE_NANOS) {
             lastTailWake = now;
-            tail = true;
+            wakeOldest();
         }
-        wakeSleeper(tail);
     }
 
     /**
      * Doubles the releases between clock reads while reads come faster than {@link
-     * #TAIL_CHECK_NANOS}, halves them while they come slower than four times that. With
-     * nanosecond critical sections the period grows to its maximum and the clock is read once per
-     * {@value #MAX_CHECK_PERIOD} releases; with slow ones it stays at {@link #MIN_CHECK_PERIOD}, so
-     * the tail wake stays on time.
+     * #TAIL_CHECK_NANOS}, halves them while they come slower than four times that.
      */
     private void pacePeriod(long now) {
         long since = now - lastCheck;
@@ -267,31 +261,80 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     }
 
     /**
-     * Releases what an exclusive holder holds, for a condition wait: the bits an acquisition from
-     * free leaves. Not the lock bits read from the word, which may include a claim in flight.
+     * The wake decision (Go's unlock2Wake): unless somebody spins, take the spin role on behalf of
+     * the newest sleeper, pop it and wake it as the spinner. Holding the role is what entitles us
+     * to pop, so pops never race. If no live sleeper is left we give the role back, and since
+     * others may have skipped their own decision because we held it, we decide again while the
+     * lock is free and the stack is not empty.
      */
+    final void wakeNewest() {
+        while (head != null && spinning == 0 && SPINNING.compareAndSet(this, 0, 1)) {
+            for (WaiterNode h = head; h != null; h = head) {
+                if (HEAD.compareAndSet(this, h, h.next) && h.wake(WaiterNode.GRANTED)) {
+                    return;
+                }
+            }
+            SPINNING.setVolatile(this, 0);
+            if (tryAcquireBits(state) < 0) {
+                return;                    // the holder's release decides
+            }
+        }
+    }
+
+    /**
+     * The time bound's wake: the deepest node still sleeping is woken without the spin role
+     * (Go's anti-starvation wake). It stays on the stack, dead, for a popper to discard; what lies
+     * below the next live node up is all dead, so that suffix is cut off here, which keeps the
+     * stack from growing while contention never lets it drain.
+     */
+    private void wakeOldest() {
+        WaiterNode aboveOldest = null;
+        WaiterNode oldest = null;
+        for (WaiterNode p = head; p != null; p = p.next) {
+            if (p.status() == WaiterNode.SLEEPING) {
+                aboveOldest = oldest;
+                oldest = p;
+            }
+        }
+        if (oldest != null && oldest.wake(WaiterNode.WOKEN) && aboveOldest != null) {
+            aboveOldest.next = null;
+        }
+    }
+
+    /** Releases what an exclusive holder holds, for a condition wait: the bits an acquisition from free leaves. */
     final void releaseForWait() {
         release(tryAcquireBits(0));
     }
 
     /** Whether any thread sleeps waiting to acquire (Go's mutexContended). A snapshot, for monitoring. */
     public final boolean hasSleepers() {
-        return (state >>> HEAD_SHIFT) != 0;
+        for (WaiterNode p = head; p != null; p = p.next) {
+            if (p.status() == WaiterNode.SLEEPING) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** Whether a waiter holds the spin role. A snapshot, for monitoring and tests. */
-    public final boolean hasSpinner() {
-        return (state & SPINNING) != 0;
+    /** Whether a waiter holds the spin role. A snapshot, for this package's tests. */
+    final boolean hasSpinner() {
+        return spinning != 0;
     }
 
     /** The current lock bits. A snapshot, for monitoring. */
     protected final int lockBits() {
-        return (int) (state & LOCK_MASK);
+        return state;
     }
 
-    /** Number of sleeping waiters. Walks the stack under the stack lock; for monitoring only. */
+    /** Number of sleeping waiters. Walks the stack; a snapshot, for monitoring only. */
     public final int sleeperCount() {
-        return countSleepers();
+        int n = 0;
+        for (WaiterNode p = head; p != null; p = p.next) {
+            if (p.status() == WaiterNode.SLEEPING) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** Returns a new condition bound to this synchronizer. */
@@ -299,47 +342,87 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
         return new SpinBitCondition(this);
     }
 
+    /** Acquires the lock bits by CAS if they are acquirable now. */
+    private boolean casAcquire() {
+        int s = state;
+        int nb = tryAcquireBits(s);
+        return nb >= 0 && STATE.compareAndSet(this, s, nb);
+    }
+
+    /** Takes the spin role if nobody holds it. */
+    final boolean takeSpin() {
+        return spinning == 0 && SPINNING.compareAndSet(this, 0, 1);
+    }
+
+    /** Gives up the spin role, which the caller holds, on acquiring: its own release decides on wakes. */
+    private void dropSpin() {
+        SPINNING.setVolatile(this, 0);
+    }
+
     /**
-     * Go's lock2 after the fast path failed. {@code node} and {@code atTail} are non-default
-     * only when a condition wait hands over a node that a waker just popped off the stack.
-     * Returns false on timeout; throws on interrupt if {@code interruptible}.
+     * Gives up the spin role without acquiring. A release that saw us spinning skipped its wake,
+     * so once the role is free we read the lock bits, and if they are free we decide in its place.
      */
-    final boolean acquireSlow(WaiterNode node, boolean atTail, boolean interruptible, boolean timed,
-                              long deadline) throws InterruptedException {
+    final void leaveSpin() {
+        SPINNING.setVolatile(this, 0);
+        if (tryAcquireBits(state) >= 0) {
+            wakeNewest();
+        }
+    }
+
+    /**
+     * Puts a sleeping node on the stack. The caller then makes sure a release sees it: a
+     * condition signal pushes while it holds the synchronizer; a waiter goes through {@link
+     * #pushAndCheck}.
+     */
+    final void push(WaiterNode node) {
+        WaiterNode h;
+        do {
+            h = head;
+            node.next = h;
+        } while (!HEAD.compareAndSet(this, h, node));
+    }
+
+    /**
+     * A waiter's half of the push/release Dekker pair: push, then read the lock bits; if the
+     * release that freed them ran before our push was visible, it cannot have seen us, so we make
+     * its wake decision, which may pop our own node.
+     */
+    final void pushAndCheck(WaiterNode node) {
+        push(node);
+        if (tryAcquireBits(state) >= 0) {
+            wakeNewest();
+        }
+    }
+
+    private static final int INTERRUPTED = -1;
+
+    /**
+     * Go's lock2 after the fast path failed. {@code woken} is non-null only when a condition wait
+     * hands over its node, already popped off the stack. Returns false on timeout; throws on
+     * interrupt if {@code interruptible}.
+     */
+    final boolean acquireSlow(WaiterNode woken, boolean interruptible, boolean timed, long deadline)
+            throws InterruptedException {
         final Thread me = Thread.currentThread();
-        // A virtual thread must not hold its carrier: no Thread.yield round (which for a virtual
-        // thread is a trip through the scheduler anyway), straight to park, which unmounts it.
+        // A virtual thread must not hold its carrier: no Thread.yield round (for a virtual thread
+        // a trip through the scheduler anyway), straight to park, which unmounts it.
         final int spinRounds = me.isVirtual() ? ACTIVE_SPIN_COUNT : ACTIVE_SPIN_COUNT + 1;
-        boolean weSpin = node != null && node.spinGranted;
+        final long waitStart = System.nanoTime();
+        boolean weSpin = woken != null && woken.status() == WaiterNode.GRANTED;
+        boolean atTail = woken != null && !weSpin;
         if (weSpin) {
             spinRole(true);
         }
         boolean interrupted = false;
         boolean acquired = false;
-        long waitStart = System.nanoTime();
-        long v = state;
         try {
             for (int i = 0; ; i++) {
-                int nb = tryAcquireBits((int) (v & LOCK_MASK));
-                if (nb >= 0 && (v & HANDOFF) == 0) {
-                    long next = (v & ~LOCK_MASK) | nb;
-                    if (weSpin) {
-                        next &= ~SPINNING;
-                        spinRole(false);
-                    }
-                    if (STATE.compareAndSet(this, v, next)) {
-                        weSpin = false;
-                        acquired = true;
-                        return true;
-                    }
-                    if (weSpin) {
-                        spinRole(true);
-                    }
-                    v = state;
-                    continue;
+                if (casAcquire()) {
+                    acquired = true;
+                    return true;               // the finally gives up the spin role if we held it
                 }
-                if (!weSpin && (v & SPINNING) == 0 && STATE.compareAndSet(this, v, v | SPINNING)) {
-                    v |= SPINNING;
+                if (!weSpin && takeSpin()) {
                     weSpin = true;
                     spinRole(true);
                 }
@@ -351,12 +434,11 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
                     } else {
                         Thread.yield();
                     }
-                    v = state;
                     continue;
                 }
                 // Going to sleep. First see whether the caller still wants to wait.
                 if (timed && deadline - System.nanoTime() <= 0L) {
-                    return false;
+                    return false;              // the finally leaves the spin role
                 }
                 if (Thread.interrupted()) {
                     if (interruptible) {
@@ -364,50 +446,47 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
                     }
                     interrupted = true;
                 }
-                if (node == null) {
-                    node = WaiterTable.take(me);
-                    waitStart = System.nanoTime();
-                }
-                node.next = WaiterTable.get((int) (v >>> HEAD_SHIFT));
-                node.setStatusPlain(WaiterNode.SLEEPING);
-                long next = ((long) node.id << HEAD_SHIFT) | (v & FLAG_MASK);
+                WaiterNode node = new WaiterNode(me, WaiterNode.SLEEPING);
                 if (weSpin) {
-                    next &= ~SPINNING;
-                    spinRole(false);
-                }
-                if (STATE.compareAndSet(this, v, next)) {
                     weSpin = false;
-                    int outcome = sleep(node, interruptible, timed, deadline);
-                    if (outcome != WaiterNode.WOKEN) {
-                        if (outcome == INTERRUPTED) {
-                            throw new InterruptedException();
-                        }
-                        return false;
-                    }
-                    atTail = node.next == null;
-                    weSpin = node.spinGranted;
-                    if (weSpin) {
-                        spinRole(true);
-                    }
-                    node.next = null;
-                    i = -1;
-                    if (!interruptible && !timed && System.nanoTime() - waitStart > STARVE_NANOS
-                            && acquireByHandoff(weSpin)) {
-                        weSpin = false;
-                        acquired = true;
-                        return true;
-                    }
-                } else if (weSpin) {
+                    spinRole(false);
+                    // Cleared before the push, so the read of the lock bits in pushAndCheck is
+                    // also the one leaveSpin would make.
+                    SPINNING.setVolatile(this, 0);
+                }
+                pushAndCheck(node);
+                int outcome = sleep(node, interruptible, timed, deadline);
+                if (outcome == INTERRUPTED) {
+                    throw new InterruptedException();
+                }
+                if (outcome == WaiterNode.CANCELLED) {
+                    return false;
+                }
+                weSpin = outcome == WaiterNode.GRANTED;
+                atTail = !weSpin;
+                if (weSpin) {
                     spinRole(true);
                 }
-                v = state;
+                i = -1;
+                if (!interruptible && !timed && System.nanoTime() - waitStart > STARVE_NANOS && reserve()) {
+                    if (weSpin) {
+                        weSpin = false;
+                        spinRole(false);
+                        leaveSpin();           // nobody parks holding the spin role
+                    }
+                    interrupted |= awaitHandoff();
+                    acquired = true;
+                    return true;
+                }
             }
         } finally {
             if (weSpin) {
-                abandonSpin();
-            }
-            if (node != null) {
-                WaiterTable.give(node);
+                spinRole(false);
+                if (acquired) {
+                    dropSpin();
+                } else {
+                    leaveSpin();
+                }
             }
             if (interrupted && (acquired || !interruptible)) {
                 me.interrupt();
@@ -416,79 +495,62 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
     }
 
     /**
-     * The bound on waiting (Go's sync.Mutex starvation mode, which the runtime mutex lacks): a
-     * waiter that has starved reserves the lock by setting HANDOFF while it is held. Arrivals and
-     * spinners then treat the lock as taken, and the holder's release unparks this thread instead
-     * of a sleeper. Returns false, changing nothing, if the lock is free (the caller's loop takes
-     * it) or another waiter already holds the reservation. Only for uninterruptible waits: a
-     * reservation must not be abandoned. Clears the spin role with the acquiring CAS if we held it.
+     * The bound on waiting (Go's sync.Mutex starvation mode, which the runtime mutex lacks): we
+     * hold the reservation, so the next release passes the lock to us still held, and no arrival
+     * or spinner can take it between that release and us. Only for uninterruptible waits: a
+     * reservation must not be abandoned. Returns whether an interrupt arrived meanwhile.
      */
-    private boolean acquireByHandoff(boolean weSpin) {
-        Thread me = Thread.currentThread();
-        // The handoffTo slot is the reservation token; only its owner sets or clears HANDOFF.
-        if (!HANDOFF_TO.compareAndSet(this, null, me)) {
-            return false;
-        }
-        long v = state;
-        for (;;) {
-            if (tryAcquireBits((int) (v & LOCK_MASK)) >= 0) {
-                handoffTo = null;
-                return false;
-            }
-            long w = (long) STATE.compareAndExchange(this, v, v | HANDOFF);
-            if (w == v) {
-                break;
-            }
-            v = w;
-        }
+    private boolean awaitHandoff() {
         boolean interrupted = false;
-        try {
-            for (;;) {
-                v = state;
-                int nb = tryAcquireBits((int) (v & LOCK_MASK));
-                if (nb < 0) {
-                    LockSupport.park(this);
-                    interrupted |= Thread.interrupted();
-                    continue;
-                }
-                // Nobody else may acquire while HANDOFF is set, so only pushes can fail this CAS.
-                long next = (v & ~(LOCK_MASK | HANDOFF)) | nb;
-                if (weSpin) {
-                    next &= ~SPINNING;
-                    spinRole(false);
-                }
-                if (STATE.compareAndSet(this, v, next)) {
-                    handoffTo = null;            // after the bit is gone: frees the slot for the next starver
-                    return true;
-                }
-                if (weSpin) {
-                    spinRole(true);
-                }
-            }
-        } finally {
-            if (interrupted) {
-                me.interrupt();
-            }
+        while (!takeReserved()) {
+            LockSupport.park(this);
+            interrupted |= Thread.interrupted();
         }
+        HANDOFF.setVolatile(this, null);
+        return interrupted;
     }
 
-    private static final int TIMED_OUT = -2;
-    private static final int INTERRUPTED = -3;
+    /** Takes the reservation if nobody holds it. */
+    final boolean reserve() {
+        return HANDOFF.compareAndSet(this, null, Thread.currentThread());
+    }
 
     /**
-     * Parks until a waker pops the node. On timeout or interrupt (if interruptible) withdraws the
-     * node instead; an uninterruptible wait leaves the interrupt status set for the caller.
+     * The reserver's look: whether a release passed us the lock, or it is free and we take it.
+     * Dekker with the release (store the bits, then read the reservation and pass the lock):
+     * either it sees our reservation, or this CAS sees the bits it freed.
+     */
+    final boolean takeReserved() {
+        return handoff == GRANTED || casAcquire();
+    }
+
+    /** Whether a release has passed the lock to the reserver. A snapshot, for this package's tests. */
+    final boolean handoffGranted() {
+        return handoff == GRANTED;
+    }
+
+    /**
+     * Parks until a waker moves the node off SLEEPING, and returns the status it set. On timeout,
+     * or on interrupt if interruptible, cancels the node instead (it stays on the stack, dead,
+     * for a popper to discard) and returns CANCELLED or INTERRUPTED; if a waker won that race the
+     * wait carries on as woken. An uninterruptible wait leaves the interrupt status set.
      */
     private int sleep(WaiterNode node, boolean interruptible, boolean timed, long deadline) {
         boolean interrupted = false;
-        int outcome = WaiterNode.WOKEN;
+        int outcome = WaiterNode.SLEEPING;
         try {
-            while (node.status() != WaiterNode.WOKEN) {
+            for (;;) {
+                outcome = node.status();
+                if (outcome != WaiterNode.SLEEPING) {
+                    return outcome;
+                }
                 if (timed) {
                     long rem = deadline - System.nanoTime();
                     if (rem <= 0L) {
-                        outcome = withdraw(node) ? TIMED_OUT : WaiterNode.WOKEN;
-                        return outcome;
+                        if (node.casStatus(WaiterNode.SLEEPING, WaiterNode.CANCELLED)) {
+                            return outcome = WaiterNode.CANCELLED;
+                        }
+                        continue;
                     }
                     LockSupport.parkNanos(this, rem);
                 } else {
@@ -496,13 +558,11 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
                 }
                 if (Thread.interrupted()) {
                     interrupted = true;
-                    if (interruptible) {
-                        outcome = withdraw(node) ? INTERRUPTED : WaiterNode.WOKEN;
-                        return outcome;
+                    if (interruptible && node.casStatus(WaiterNode.SLEEPING, WaiterNode.CANCELLED)) {
+                        return outcome = INTERRUPTED;
                     }
                 }
             }
-            return outcome;
         } finally {
             // Reassert for the caller, except when we report the interrupt by outcome instead.
             if (interrupted && outcome != INTERRUPTED) {
@@ -510,19 +570,4 @@ public abstract class SpinBitSynchronizer extends SleeperStack {
             }
         }
     }
-
-    /** Gives up the spin role without acquiring; a release may have skipped its wake because of us. */
-    private void abandonSpin() {
-        spinRole(false);
-        long v = state;
-        for (;;) {
-            long w = (long) STATE.compareAndExchange(this, v, v & ~SPINNING);
-            if (w == v) {
-                break;
-            }
-            v = w;
-        }
-        wakeSleeper(false);
-    }
-
 }

@@ -5,35 +5,37 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One waiting thread's entry on a sleeper stack or a condition queue.
+ * One wait of one thread: an entry on a synchronizer's sleeper stack, or on a condition queue
+ * and then on the sleeper stack.
  *
- * <p>Nodes are named by a small integer {@link #id} because the synchronizer's state word is a
- * {@code long}: it can hold the id of the stack's head but not a reference. Nodes are lent out by
- * {@link WaiterTable} for one wait and returned afterwards, so a contended acquire allocates
- * nothing once the table has as many nodes as there are concurrent waiters.
+ * <p>A node is pushed onto a sleeper stack at most once and never reused, so a reference to it
+ * names one wait for as long as anyone holds it: a popper's CAS of the stack head cannot succeed
+ * on a node that left and came back (no ABA), and a status that has left {@link #SLEEPING} never
+ * returns to it. That is what lets a waiter give up, and the oldest sleeper be woken, by a status
+ * CAS alone, leaving the node on the stack for a popper to discard.
  *
  * <p>Ownership of the fields:
  * <ul>
- * <li>{@link #thread} is written by the borrowing thread before the node is published (by the CAS
- *     that pushes it, or by the lock that guards a condition queue) and read by its waker.
- * <li>{@link #next} links the sleeper stack. It is written by the pusher before its CAS, and
- *     afterwards only by the holder of the stack lock, who alone may unlink nodes.
+ * <li>{@link #thread} is final.
+ * <li>{@link #next} links the sleeper stack. The pusher writes it before the CAS that publishes the
+ *     node; afterwards it is only ever shortened to cut off nodes that are all no longer
+ *     {@link #SLEEPING} (see {@code SpinBitSynchronizer.wakeOldest}), so a reader that sees either
+ *     value skips only dead nodes.
  * <li>{@link #nextWaiter} links a condition queue and is guarded by the lock that owns it.
- * <li>{@link #spinGranted} is written by the waker before its release store of the status and
- *     read by the owner after seeing {@link #WOKEN}.
- * <li>{@link #status} is the hand-off between a waiter and whoever wakes or signals it.
+ * <li>{@link #status} is the hand-off between the waiter and whoever wakes, signals or cancels it:
+ *     every move away from {@link #SLEEPING} or {@link #CONDITION} is a CAS, and its winner decides.
  * </ul>
  */
 final class WaiterNode {
-    /** Lent out but not waiting anywhere yet. */
-    static final int IDLE = 0;
-    /** On a sleeper stack, or being pushed there; only a waker moves it on. */
-    static final int SLEEPING = 1;
-    /** Popped from the stack by a waker; the owner may run again and reuse or return the node. */
-    static final int WOKEN = 2;
     /** On a condition queue, waiting for a signal. */
-    static final int CONDITION = 3;
-    /** Its condition wait ended by timeout or interrupt before any signal claimed it. */
+    static final int CONDITION = 0;
+    /** On a sleeper stack (or being pushed there); a waker or the waiter itself moves it on. */
+    static final int SLEEPING = 1;
+    /** Popped by a waker that also handed this waiter the spin role. */
+    static final int GRANTED = 2;
+    /** Woken without the spin role: the periodic wake of the oldest sleeper. */
+    static final int WOKEN = 3;
+    /** Its wait ended by timeout or interrupt before anyone woke or signalled it. */
     static final int CANCELLED = 4;
 
     private static final VarHandle STATUS;
@@ -46,25 +48,18 @@ final class WaiterNode {
         }
     }
 
-    final int id;
-    Thread thread;
+    final Thread thread;
     WaiterNode next;
     WaiterNode nextWaiter;
-    /** Set by the waker before {@link #wake}: the waker also set SPINNING for this waiter. */
-    boolean spinGranted;
     private volatile int status;
 
-    WaiterNode(int id) {
-        this.id = id;
+    WaiterNode(Thread thread, int status) {
+        this.thread = thread;
+        STATUS.set(this, status);   // published with the node by the CAS or lock that shares it
     }
 
     int status() {
         return status;
-    }
-
-    /** Plain store: the node is not yet visible to anyone; the publishing CAS or lock orders it. */
-    void setStatusPlain(int s) {
-        STATUS.set(this, s);
     }
 
     boolean casStatus(int expect, int update) {
@@ -72,13 +67,14 @@ final class WaiterNode {
     }
 
     /**
-     * Hands the node back to its owner and unparks it. The thread is read before the release
-     * store because once the owner sees {@link #WOKEN} it may return the node to the table and
-     * another thread may borrow it; the waker must not touch the node after the store.
+     * Wakes the sleeping owner with {@code how} ({@link #GRANTED} or {@link #WOKEN}); false if the
+     * node is no longer sleeping (cancelled, or already woken by someone else).
      */
-    void wake() {
-        Thread t = thread;
-        STATUS.setRelease(this, WOKEN);
-        LockSupport.unpark(t);
+    boolean wake(int how) {
+        if (!STATUS.compareAndSet(this, SLEEPING, how)) {
+            return false;
+        }
+        LockSupport.unpark(thread);
+        return true;
     }
 }

@@ -39,7 +39,7 @@ class SpinRoleTest {
         }
 
         @Override
-        protected void spinRole(boolean taken) {
+        void spinRole(boolean taken) {
             if (taken) {
                 roleTakes.incrementAndGet();
                 maxSpinners.accumulateAndGet(spinners.incrementAndGet(), Math::max);

@@ -1,5 +1,6 @@
 package dev.shuttle.stress.lock;
 
+import dev.shuttle.lock.CountingMutex;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -52,6 +53,6 @@ public class SpinnerInvariantTest {
     @Arbiter
     public void check(II_Result r) {
         r.r1 = mutex.maxSpinners();
-        r.r2 = (mutex.isFree() ? 0 : 1) + (mutex.hasSleepers() ? 2 : 0) + (mutex.hasSpinner() ? 4 : 0);
+        r.r2 = (mutex.isFree() ? 0 : 1) + (mutex.hasSleepers() ? 2 : 0) + (mutex.spinnerPresent() ? 4 : 0);
     }
 }

@@ -1,5 +1,6 @@
 package dev.shuttle.stress.lock;
 
+import dev.shuttle.lock.CountingMutex;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.Description;
@@ -73,7 +74,7 @@ public class UnlockVersusWaiterTest {
         @Arbiter
         public void check(II_Result r) {
             r.r1 = mutex.isFree() ? 1 : 0;
-            r.r2 = mutex.hasSleepers() ? 1 : mutex.hasSpinner() ? 2 : 0;
+            r.r2 = mutex.hasSleepers() ? 1 : mutex.spinnerPresent() ? 2 : 0;
         }
     }
 }

@@ -1,14 +1,14 @@
-package dev.shuttle.stress.lock;
-
-import dev.shuttle.lock.SpinBitSynchronizer;
+package dev.shuttle.lock;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A non-reentrant mutex on the spin-bit synchronizer, releasable by any thread (so one actor can
- * hold it and another release it), which counts threads holding the spin role at once.
+ * hold it and another release it), which counts threads holding the spin role at once. In package
+ * {@code dev.shuttle.lock} because the spin-role callback and the spinner snapshot it uses are
+ * package-private: they are for tests, not part of the lock's API.
  */
-final class CountingMutex extends SpinBitSynchronizer {
+public final class CountingMutex extends SpinBitSynchronizer {
     private final AtomicInteger spinners = new AtomicInteger();
     private final AtomicInteger maxSpinners = new AtomicInteger();
 
@@ -32,7 +32,7 @@ final class CountingMutex extends SpinBitSynchronizer {
     }
 
     @Override
-    protected void spinRole(boolean taken) {
+    void spinRole(boolean taken) {
         if (taken) {
             maxSpinners.accumulateAndGet(spinners.incrementAndGet(), Math::max);
         } else {
@@ -40,15 +40,19 @@ final class CountingMutex extends SpinBitSynchronizer {
         }
     }
 
-    void unlock() {
+    public void unlock() {
         release(1);
     }
 
-    boolean isFree() {
+    public boolean isFree() {
         return lockBits() == 0;
     }
 
-    int maxSpinners() {
+    public int maxSpinners() {
         return maxSpinners.get();
+    }
+
+    public boolean spinnerPresent() {
+        return hasSpinner();
     }
 }
