@@ -37,12 +37,16 @@ final class WorkSearch {
 
     /**
      * Bounded search: rounds over the global queue and every busy processor, with spin and yield pauses as far as the
-     * {@link SpinBudget} allows. Only a search that paused can tell a stuck processor's runNext from a busy one's. It
-     * spins instead of yielding when a timer falls due within {@link #YIELD_HORIZON_NANOS}.
+     * {@link SpinBudget} allows, and at least one whatever it allows: only a search that paused can tell a stuck
+     * processor's runNext from a busy one's, and a carrier woken for a thread that went into the runNext of a
+     * processor whose task keeps running (a thread started or woken by a task that spins or computes) finds nothing
+     * else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
+     * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
+     * state. It spins instead of yielding when a timer falls due within {@link #YIELD_HORIZON_NANOS}.
      */
     static Runnable search(CarrierPool pool, Processor proc) {
         SpinBudget budget = proc.spinBudget;
-        int rounds = budget.startSearch();
+        int rounds = Math.max(1, budget.startSearch());
         for (int round = 0; round <= rounds; round++) {
             Runnable task = pool.global.isEmpty() ? null : takeGlobal(pool, proc);
             if (task == null) {

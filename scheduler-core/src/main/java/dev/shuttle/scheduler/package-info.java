@@ -67,8 +67,9 @@
  * bursts, then by {@code Thread.yield} ({@link dev.shuttle.scheduler.SpinPolicy}); then the carrier parks. A
  * searcher is neither idle nor between tasks, so nothing fires timers while it is away: when one falls due within
  * {@code WorkSearch.YIELD_HORIZON_NANOS} it spins where it would yield, since a yield can lose the core for a time
- * slice. Each carrier spends only as many of those pauses as its {@link dev.shuttle.scheduler.SpinBudget} allows:
- * the budget shrinks while searches find nothing and is restored when spinning pays or would have paid. An idle
+ * slice. Each carrier spends only as many of those pauses as its {@link dev.shuttle.scheduler.SpinBudget} allows, but
+ * at least one, after which it may take a running processor's {@code runNext} (see "Ownership"): the budget shrinks
+ * while searches find nothing and is restored when spinning pays or would have paid. An idle
  * scheduler's carriers are all parked and use no CPU.
  *
  * <h2>Waking (Go's {@code wakep})</h2>
