@@ -21,6 +21,8 @@ import java.util.function.IntPredicate;
  */
 final class Carrier extends Thread implements IntPredicate {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
+    /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
+    static final int GLOBAL_FAIRNESS_TICKS = 61;
     /** Consecutive runNext picks before the queue gets a turn (Go bounds the pair by a shared time slice). */
     static final int RUN_NEXT_LIMIT = 61;
     private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
@@ -38,7 +40,15 @@ final class Carrier extends Thread implements IntPredicate {
         }
     }
 
-    final CarrierPool pool;
+    /** The scheduler this carrier serves: whoever submits or arms from it asks whether it is theirs. */
+    final PoolState state;
+    private final TimerDeadlines deadlines;
+    private final MonitorSignal monitor;
+    private final SpareCarriers spares;
+    private final Wakeups wakeups;
+    private final TimerWatch watch;
+    private final Resize resize;
+    private final TimerService timers;
     /** Unique in the pool; part of a held processor's state word. */
     final int serial;
     /** Owner: the processor this carrier holds, or null. */
@@ -50,16 +60,24 @@ final class Carrier extends Thread implements IntPredicate {
     private volatile int spareState;
     /** Owner: the task being run, so that a thread re-submitting itself goes to the tail, not to runNext. */
     private Runnable current;
-    /** Owner: whether this carrier is counted in {@code pool.searching}. */
+    /** Owner: whether this carrier is counted in {@code state.searching}. */
     private boolean spinning;
     /** Owner: inside a marked blocking call that moved the processor to phase BLOCKING. */
     private boolean blocking;
     /** Set when the thread starts; read by the monitor. */
     private volatile ThreadActivity activity;
 
-    Carrier(CarrierPool pool, ThreadGroup group, int serial, Processor initial) {
+    Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, SpareCarriers spares, Wakeups wakeups,
+            TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
         super(group, null, "shuttle-carrier-" + serial, 0, false);
-        this.pool = pool;
+        this.state = state;
+        this.deadlines = deadlines;
+        this.monitor = monitor;
+        this.spares = spares;
+        this.wakeups = wakeups;
+        this.watch = watch;
+        this.resize = resize;
+        this.timers = timers;
         this.serial = serial;
         this.p = initial;
         setDaemon(true);
@@ -70,9 +88,9 @@ final class Carrier extends Thread implements IntPredicate {
         activity = ThreadActivity.ofCurrentThread();
         TimerSlack.lowerForCurrentThread();
         try {
-            while (!pool.isStopping()) {
+            while (!state.isStopping()) {
                 if (p == null) {
-                    p = pool.spares.awaitProcessor(this);
+                    p = spares.awaitProcessor(this);
                     if (p == null) {
                         return;
                     }
@@ -91,7 +109,7 @@ final class Carrier extends Thread implements IntPredicate {
                 }
             }
         } finally {
-            pool.spares.ended(this);
+            spares.ended(this);
         }
     }
 
@@ -108,11 +126,11 @@ final class Carrier extends Thread implements IntPredicate {
         }
         if (!endTask(proc)) {
             p = null;
-            pool.lostProcessor(proc);
+            lostProcessor(proc);
         }
         Thread vthread = JdkVirtualThreads.threadOf(task);
         if (vthread != null && JdkVirtualThreads.state(vthread) == JdkVirtualThreads.TERMINATED) {
-            pool.threads.finished(vthread);
+            state.threads.finished(vthread);
         }
     }
 
@@ -129,7 +147,7 @@ final class Carrier extends Thread implements IntPredicate {
             return proc.endTask(this);
         }
         blocking = false;
-        return pool.exitBlocking(proc, this) && proc.endTask(this);
+        return wakeups.exitBlocking(proc, this) && proc.endTask(this);
     }
 
     /**
@@ -142,7 +160,7 @@ final class Carrier extends Thread implements IntPredicate {
         try {
             Processor proc = p;
             if (proc != null) {
-                pool.idle.tryRemove(proc.index);
+                state.idle.tryRemove(proc.index);
             }
             LockSupport.parkNanos(RECOVERY_PAUSE_NANOS);
         } catch (Throwable ignored) {
@@ -171,11 +189,11 @@ final class Carrier extends Thread implements IntPredicate {
                 // again, as it does on the JDK's pool. With nobody searching the waiter must park for it to run.
                 Processor proc = p;
                 return proc != null && (proc.runQueue.hasStealableWork()
-                        || proc.runQueue.hasRunNext() && pool.searching.get() == 0);
+                        || proc.runQueue.hasRunNext() && state.searching.get() == 0);
             }
             case CarrierHooksTransformer.BEGIN_BLOCKING -> {
                 Processor proc = p;
-                if (blocking || proc == null || !pool.enterBlocking(proc, this)) {
+                if (blocking || proc == null || !wakeups.enterBlocking(proc, this)) {
                     return false;
                 }
                 // Recorded before the hand-off: handing off may start a thread, and the virtual thread running
@@ -183,14 +201,14 @@ final class Carrier extends Thread implements IntPredicate {
                 // the blocking call and takes the processor back if the hand-off has not happened yet, and the
                 // hand-off, resumed on another carrier, finds the state changed and gives up.
                 blocking = true;
-                pool.handOffIfWorkWaits(proc, this);
+                wakeups.handOffIfWorkWaits(proc, this);
                 return true;
             }
             case CarrierHooksTransformer.END_BLOCKING -> {
                 Processor proc = p;
                 if (blocking) {
                     blocking = false;
-                    if (!pool.exitBlocking(proc, this)) {
+                    if (!wakeups.exitBlocking(proc, this)) {
                         p = null;
                     }
                 }
@@ -218,10 +236,41 @@ final class Carrier extends Thread implements IntPredicate {
             proc.runQueue.offerOrOverflow(toQueue);
         }
         if (proc.state() != Processor.word(this, Processor.TASK)) {
-            pool.afterStalePush(proc);
+            afterStalePush(proc);
             return false;
         }
         return toQueue == null;
+    }
+
+    /**
+     * After a push to {@code proc} from this carrier that no longer holds it ({@link #pushLocal}): a retired
+     * processor's work moves on at once; otherwise its new holder is woken if idle. The pusher pushed, then read the
+     * state, then the flag; a resize raises the flag, then takes the state by CAS, then drains: either the pusher's
+     * state read came before that CAS and the resize's drain sees the task, or the pusher sees the flag
+     * ({@code RetireVersusPushStress}).
+     */
+    private void afterStalePush(Processor proc) {
+        if (proc.retired) {
+            resize.drain(proc);
+        } else {
+            wakeups.wakeIfIdle(proc);
+        }
+    }
+
+    /**
+     * This carrier learned, after its task, that {@code proc} went to another carrier meanwhile. Timers it armed on
+     * {@code proc}'s heap from its own thread skipped the due-timer check, counting on firing them before its next
+     * task ({@code TimerService.arm}); the new holder may have passed over them while the heap was locked, so look
+     * once more, as a lock holder releasing does. The failed CAS that told of the loss ordered this look after the
+     * unlock. A processor retired by a resize is drained instead: everything this carrier pushed or armed there came
+     * before this call, on this thread.
+     */
+    private void lostProcessor(Processor proc) {
+        if (proc.retired) {
+            resize.drain(proc);
+        } else {
+            timers.recheckDue(proc.timers);
+        }
     }
 
     /**
@@ -230,18 +279,18 @@ final class Carrier extends Thread implements IntPredicate {
      */
     private Runnable findRunnable(Processor proc) {
         int t = proc.nextTick();
-        pool.timers.fireOwn(proc);
+        timers.fireOwn(proc);
         Runnable task;
-        if (t % CarrierPool.GLOBAL_FAIRNESS_TICKS == 0 && (task = pool.global.poll()) != null) {
+        if (t % GLOBAL_FAIRNESS_TICKS == 0 && (task = state.global.poll()) != null) {
             return found(task);
         }
-        if ((task = takeLocal(proc)) != null || (task = WorkSearch.takeGlobal(pool, proc)) != null) {
+        if ((task = takeLocal(proc)) != null || (task = WorkSearch.takeGlobal(state, proc)) != null) {
             return found(task);
         }
-        if (pool.timers.fireAnyExpired(proc) > 0 && (task = takeLocal(proc)) != null) {
+        if (timers.fireAnyExpired(proc) > 0 && (task = takeLocal(proc)) != null) {
             return found(task);
         }
-        if (tryBeginSearching() && (task = WorkSearch.search(pool, proc)) != null) {
+        if (tryBeginSearching() && (task = WorkSearch.search(state, deadlines, proc)) != null) {
             return found(task);
         }
         return prepareToPark() ? awaitWake(proc) : null;
@@ -267,8 +316,8 @@ final class Carrier extends Thread implements IntPredicate {
     private Runnable found(Runnable task) {
         if (spinning) {
             spinning = false;
-            if (pool.searching.decrementAndGet() == 0) {
-                pool.wakep();
+            if (state.searching.decrementAndGet() == 0) {
+                wakeups.wakep();
             }
         }
         return task;
@@ -287,20 +336,20 @@ final class Carrier extends Thread implements IntPredicate {
             return false;
         }
         if (proc.awaySince != 0) {
-            pool.timers.watch.recordAway(System.nanoTime() - proc.awaySince);
+            watch.recordAway(System.nanoTime() - proc.awaySince);
             proc.awaySince = 0;
         }
-        IdleSet idle = pool.idle;
+        IdleSet idle = state.idle;
         idle.add(proc.index);
         if (spinning) {
             spinning = false;
-            pool.searching.decrementAndGet();
+            state.searching.decrementAndGet();
         }
         if (workInSight()) {
             spinning = true;
             if (idle.tryRemove(proc.index)) {
-                pool.searching.incrementAndGet();
-                pool.monitor.processorBusy();
+                state.searching.incrementAndGet();
+                monitor.processorBusy();
             }
             // else a waker cleared our bit first and already counted us as searching; its unpark is a spare
             // permit that makes one later park() return early, which the loop in awaitWake absorbs.
@@ -316,22 +365,21 @@ final class Carrier extends Thread implements IntPredicate {
      * carrier sleeps here with it, so a wake-up is one unpark.
      */
     private Runnable awaitWake(Processor proc) {
-        TimerWatch watch = pool.timers.watch;
-        IdleSet idle = pool.idle;
+        IdleSet idle = state.idle;
         boolean coveredTimers = false;
-        while (idle.contains(proc.index) && !pool.isStopping()) {
+        while (idle.contains(proc.index) && !state.isStopping()) {
             proc.parks++;
             coveredTimers = watch.sleep(proc);
             if (proc.retired) {
                 giveUpRetired(proc, true, coveredTimers);
                 return null;
             }
-            if ((pool.deadlines.due() || workInSight()) && idle.tryRemove(proc.index)) {
+            if ((deadlines.due() || workInSight()) && idle.tryRemove(proc.index)) {
                 proc.wakeUps++;
                 // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
                 // the timers that remain need another idle carrier, the backup if it covers them, else one woken to
                 // take the watch.
-                pool.monitor.processorBusy();
+                monitor.processorBusy();
                 if (coveredTimers) {
                     proc.awaySince = System.nanoTime();
                     watch.handOffWatch(proc);
@@ -339,9 +387,9 @@ final class Carrier extends Thread implements IntPredicate {
                 return null;
             }
         }
-        if (!pool.isStopping()) {
+        if (!state.isStopping()) {
             proc.wakeUps++;
-            pool.monitor.processorBusy();
+            monitor.processorBusy();
             spinning = true;
             proc.spinBudget.wokenToSearch();
             if (coveredTimers) {
@@ -357,20 +405,20 @@ final class Carrier extends Thread implements IntPredicate {
      * {@code idleBit} the carrier slept idle: its bit is still set, or a waker cleared it and counted it as searching.
      */
     private void giveUpRetired(Processor proc, boolean idleBit, boolean coveredTimers) {
-        boolean counted = spinning || idleBit && !pool.idle.tryRemove(proc.index);
+        boolean counted = spinning || idleBit && !state.idle.tryRemove(proc.index);
         spinning = false;
         p = null;
-        pool.resize.givenUp(proc, counted, coveredTimers);
+        resize.givenUp(proc, counted, coveredTimers);
     }
 
     /** Owner: enters the searching state if the pool's cap allows (Go: at most half the busy processors search). */
     boolean tryBeginSearching() {
         if (!spinning) {
-            if (2 * pool.searching.get() >= pool.processors.length - pool.idle.count()) {
+            if (2 * state.searching.get() >= state.processors.length - state.idle.count()) {
                 return false;
             }
             spinning = true;
-            pool.searching.incrementAndGet();
+            state.searching.incrementAndGet();
         }
         return true;
     }
@@ -398,12 +446,12 @@ final class Carrier extends Thread implements IntPredicate {
      */
     boolean workInSight() {
         Processor proc = p;
-        return !proc.runQueue.isEmpty() || pool.hasGlobalWork() || anyBusyProcessorHasWork(proc.index);
+        return !proc.runQueue.isEmpty() || state.hasGlobalWork() || anyBusyProcessorHasWork(proc.index);
     }
 
     private boolean anyBusyProcessorHasWork(int self) {
-        IdleSet idle = pool.idle;
-        Processor[] all = pool.processors;
+        IdleSet idle = state.idle;
+        Processor[] all = state.processors;
         for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
             if (i != self && all[i].runQueue.hasStealableWork()) {
                 return true;

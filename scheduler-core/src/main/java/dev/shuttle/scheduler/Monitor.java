@@ -31,9 +31,10 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that found nothing to do (Go's backoff). While
  * every processor is idle and no timer is pending it parks without a timeout, and the first processor to leave the
- * idle set wakes it ({@link #processorBusy}). The race: the monitor publishes {@code asleep}, then reads the idle
- * set; a carrier clears its idle bit, then reads {@code asleep}. All volatile or atomic, so one sees the other
- * ({@code MonitorSleepVersusBusyStress}).
+ * idle set wakes it through the {@link MonitorSignal}, which has the race ({@code MonitorSleepVersusBusyStress}).
+ *
+ * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer watch, and acts through the
+ * {@link Wakeups}; carriers and wakers reach it only through the {@link MonitorSignal}'s flags.
  */
 final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;
@@ -54,12 +55,13 @@ final class Monitor implements Runnable {
      */
     static final long RESCUE_AFTER_NANOS = 50_000_000;
 
-    private final CarrierPool pool;
+    private final PoolState state;
+    private final TimerDeadlines deadlines;
+    private final Wakeups wakeups;
+    private final TimerWatch watch;
+    private final MonitorSignal signal;
     private final long timeSliceNanos;
     private final Thread thread;
-    private volatile boolean asleep;
-    /** Some busy processor's runNext was occupied at the last look: runNext hand-offs need not wake anyone. */
-    private volatile boolean watchingRunNext;
     /** Monitor-owned: what each processor looked like at the last look. */
     private long[] seenState;
     private int[] seenTick;
@@ -82,10 +84,15 @@ final class Monitor implements Runnable {
     /** Processors taken from a carrier that was blocked or ran past its time slice. */
     private final AtomicLong retakes = new AtomicLong();
 
-    Monitor(CarrierPool pool, long timeSliceNanos) {
-        this.pool = pool;
+    Monitor(PoolState state, TimerDeadlines deadlines, Wakeups wakeups, TimerWatch watch, MonitorSignal signal,
+            long timeSliceNanos) {
+        this.state = state;
+        this.deadlines = deadlines;
+        this.wakeups = wakeups;
+        this.watch = watch;
+        this.signal = signal;
         this.timeSliceNanos = timeSliceNanos;
-        int n = pool.processors.length;
+        int n = state.processors.length;
         this.seenState = new long[n];
         this.seenTick = new int[n];
         this.seenSince = new long[n];
@@ -94,6 +101,7 @@ final class Monitor implements Runnable {
         this.longTaskReported = new boolean[n];
         this.thread = new Thread(null, this, "shuttle-monitor", 0, false);
         thread.setDaemon(true);
+        signal.attach(thread);
     }
 
     void start() {
@@ -116,29 +124,25 @@ final class Monitor implements Runnable {
         return retakes.get();
     }
 
-    boolean watchesRunNext() {
-        return watchingRunNext;
-    }
-
     /**
-     * Keeps {@link #watchingRunNext} true while a busy processor's runNext is occupied. Lowering it comes before a
-     * last look at the slots: a pusher that read the flag still raised wrote its runNext before, and the look sees it
-     * (Dekker, all volatile).
+     * Keeps the signal's {@code watchingRunNext} raised while a busy processor's runNext is occupied. Lowering it
+     * comes before a last look at the slots: a pusher that read the flag still raised wrote its runNext before, and
+     * the look sees it (Dekker, all volatile; {@code RunNextWatchStress}).
      */
     void watchRunNext() {
         if (anyBusyRunNext()) {
-            watchingRunNext = true;
-        } else if (watchingRunNext) {
-            watchingRunNext = false;
+            signal.setWatchingRunNext(true);
+        } else if (signal.watchesRunNext()) {
+            signal.setWatchingRunNext(false);
             if (anyBusyRunNext()) {
-                watchingRunNext = true;
+                signal.setWatchingRunNext(true);
             }
         }
     }
 
     private boolean anyBusyRunNext() {
-        IdleSet idle = pool.idle;
-        Processor[] all = pool.processors;
+        IdleSet idle = state.idle;
+        Processor[] all = state.processors;
         for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
             if (all[i].runQueue.hasRunNext()) {
                 return true;
@@ -147,19 +151,11 @@ final class Monitor implements Runnable {
         return false;
     }
 
-    /** A processor left the idle set: wake the monitor if it sleeps without a timeout. */
-    void processorBusy() {
-        if (asleep) {
-            asleep = false;
-            LockSupport.unpark(thread);
-        }
-    }
-
     @Override
     public void run() {
         long delay = MIN_DELAY_NANOS;
         int quiet = 0;
-        while (!pool.isStopping()) {
+        while (!state.isStopping()) {
             if (sleepWhileAllIdle()) {
                 delay = MIN_DELAY_NANOS;
                 quiet = 0;
@@ -180,7 +176,7 @@ final class Monitor implements Runnable {
         if (!prepareToSleep()) {
             return false;
         }
-        while (asleep && !pool.isStopping()) {
+        while (signal.isAsleep() && !state.isStopping()) {
             LockSupport.park(this);
         }
         return true;
@@ -189,25 +185,21 @@ final class Monitor implements Runnable {
     /**
      * The non-blocking half of sleeping without a timeout, apart so that a test can play the monitor: publish
      * {@code asleep}, then look once more. A carrier that left the idle set before the publication is seen by the
-     * look; one that leaves after it sees the flag in {@link #processorBusy} ({@code MonitorSleepVersusBusyStress}).
+     * look; one that leaves after it sees the flag in {@link MonitorSignal#processorBusy}
+     * ({@code MonitorSleepVersusBusyStress}).
      * Returns true when the monitor must now park until woken.
      */
     boolean prepareToSleep() {
         if (!nothingToWatch()) {
             return false;
         }
-        watchingRunNext = false;
-        asleep = true;
+        signal.setWatchingRunNext(false);
+        signal.setAsleep(true);
         if (!nothingToWatch()) {
-            asleep = false;
+            signal.setAsleep(false);
             return false;
         }
         return true;
-    }
-
-    /** Whether the monitor sleeps without a timeout and no busy processor has woken it yet. */
-    boolean isAsleep() {
-        return asleep;
     }
 
     /**
@@ -216,16 +208,16 @@ final class Monitor implements Runnable {
      * and a count equal to the new size would put the monitor to sleep beside a busy processor.
      */
     private boolean nothingToWatch() {
-        return pool.idle.nextBusy(0, pool.processors.length) < 0 && !pool.deadlines.anyPending()
-                && !pool.hasQueuedWork();
+        return state.idle.nextBusy(0, state.processors.length) < 0 && !deadlines.anyPending()
+                && !state.hasQueuedWork();
     }
 
     /** One look at every processor; returns whether it had to act. */
     boolean look(long now) {
         boolean acted = false;
-        boolean noneIdle = pool.idle.count() == 0;
-        boolean globalWaits = pool.hasGlobalWork();
-        Processor[] all = pool.processors;
+        boolean noneIdle = state.idle.count() == 0;
+        boolean globalWaits = state.hasGlobalWork();
+        Processor[] all = state.processors;
         if (all.length > seenState.length) {
             growLooks(all.length);
         }
@@ -252,11 +244,11 @@ final class Monitor implements Runnable {
 
     private boolean lookAt(Processor proc, long now, boolean globalStarved) {
         int i = proc.index;
-        long state = proc.state();
+        long word = proc.state();
         int tick = proc.tick();
-        int phase = Processor.phaseOf(state);
-        if (state != seenState[i] || tick != seenTick[i] || phase == Processor.LOOP) {
-            seenState[i] = state;
+        int phase = Processor.phaseOf(word);
+        if (word != seenState[i] || tick != seenTick[i] || phase == Processor.LOOP) {
+            seenState[i] = word;
             seenTick[i] = tick;
             seenSince[i] = now;
             seenCpu[i] = -1;
@@ -268,7 +260,7 @@ final class Monitor implements Runnable {
             return false;
         }
         if (phase == Processor.BLOCKING) {
-            return retakeBlocked(proc, state, now - seenSince[i], true);
+            return retakeBlocked(proc, word, now - seenSince[i], true);
         }
         Carrier holder = proc.holder();
         long cpu = activeNanos(holder);
@@ -284,32 +276,32 @@ final class Monitor implements Runnable {
         // runnable again; a carrier blocked in a read is still asleep.
         boolean blocked = offCpu && stuckFor >= STUCK_NANOS;
         if (blocked && seenOffCpu[i]) {
-            return retakeBlocked(proc, state, stuckFor, false);
+            return retakeBlocked(proc, word, stuckFor, false);
         }
         seenOffCpu[i] = blocked;
         if (timeSliceNanos > 0 && stuckFor >= timeSliceNanos) {
-            return retake(proc, state);
+            return retake(proc, word);
         }
         if (stuckFor >= LongTaskEvent.minRunningForNanos && !longTaskReported[i]) {
             longTaskReported[i] = true;
-            LongTaskEvent.emit(pool.name, proc, stuckFor);
+            LongTaskEvent.emit(state.name, proc, stuckFor);
         }
         proc.markStuck(tick);
-        return pool.wakep();
+        return wakeups.wakep();
     }
 
     /** A retake from a carrier blocked in the kernel, recorded as {@link CarrierBlockedEvent} when enabled. */
-    private boolean retakeBlocked(Processor proc, long state, long stuckFor, boolean marked) {
+    private boolean retakeBlocked(Processor proc, long word, long stuckFor, boolean marked) {
         Carrier blocked = proc.holder();
-        if (!retake(proc, state)) {
+        if (!retake(proc, word)) {
             return false;
         }
-        CarrierBlockedEvent.emit(pool.name, blocked, stuckFor, marked);
+        CarrierBlockedEvent.emit(state.name, blocked, stuckFor, marked);
         return true;
     }
 
-    private boolean retake(Processor proc, long state) {
-        if (!pool.retake(proc, state)) {
+    private boolean retake(Processor proc, long word) {
+        if (!wakeups.retake(proc, word)) {
             return false;
         }
         retakes.incrementAndGet();
@@ -329,9 +321,9 @@ final class Monitor implements Runnable {
      * wait starts over.
      */
     private boolean rescueLostWakeUp(long now) {
-        boolean candidate = pool.idle.nextIdle(0, pool.processors.length) >= 0 && pool.searching.get() == 0;
+        boolean candidate = state.idle.nextIdle(0, state.processors.length) >= 0 && state.searching.get() == 0;
         long timer = candidate ? unwatchedOverdueTimer(now) : TimerHeap.NONE;
-        boolean waiting = candidate && (timer != TimerHeap.NONE || pool.hasStealableWork());
+        boolean waiting = candidate && (timer != TimerHeap.NONE || state.hasStealableWork());
         if (!waiting || !unserved || timer != unservedTimer) {
             unserved = waiting;
             unservedSince = now;
@@ -343,14 +335,14 @@ final class Monitor implements Runnable {
         }
         unserved = false;
         rescues.incrementAndGet();
-        pool.wakeAny();
+        wakeups.wakeAny();
         return true;
     }
 
     /** The earliest deadline if it has passed and no idle carrier sleeps toward it, else {@link TimerHeap#NONE}. */
     private long unwatchedOverdueTimer(long now) {
-        long earliest = pool.deadlines.earliest(now);
-        return earliest != TimerHeap.NONE && earliest - now < 0 && !pool.timers.watch.sleepsToward(earliest)
+        long earliest = deadlines.earliest(now);
+        return earliest != TimerHeap.NONE && earliest - now < 0 && !watch.sleepsToward(earliest)
                 ? earliest : TimerHeap.NONE;
     }
 }

@@ -4,6 +4,7 @@ import dev.shuttle.timers.TimerHeap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 /**
  * A processor (Go's P): the right to run virtual threads, with the run queue, {@code runNext} slot and timer heap
@@ -125,17 +126,17 @@ final class Processor {
     private volatile int stuckTick = -1;
     /**
      * Raised by a resize that retires this processor, before it takes the processor from its holder; lowered only by
-     * a grow that brings it back. Read where work may still land here: a stale push ({@code CarrierPool
-     * .afterStalePush}), a timer armed here ({@code TimerService.arm}), and the holder's way to park.
+     * a grow that brings it back. Read where work may still land here: a stale push ({@code Carrier.pushLocal}), a
+     * timer armed here ({@code TimerService.arm}), and the holder's way to park.
      */
     volatile boolean retired;
 
-    Processor(CarrierPool pool, int index, int parallelism) {
+    Processor(MpmcUnboundedXaddArrayQueue<Runnable> global, SpinPolicy spin, int index, int parallelism) {
         this.index = index;
-        this.runQueue = new RunQueue(pool.global);
+        this.runQueue = new RunQueue(global);
         this.seed = 0x9E3779B9 * (index + 1);
         this.ticksAtSearchStart = new int[parallelism];
-        this.spinBudget = new SpinBudget(pool.spin);
+        this.spinBudget = new SpinBudget(spin);
     }
 
     static long word(Carrier carrier, int phase) {

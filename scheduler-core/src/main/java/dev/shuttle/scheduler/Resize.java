@@ -1,6 +1,10 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.timers.Timer;
+import dev.shuttle.timers.TimerHeap;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -20,11 +24,17 @@ final class Resize {
      */
     private static final long POLL_NANOS = 50_000;
 
-    private final CarrierPool pool;
+    private final PoolState state;
+    private final SpareCarriers spares;
+    private final Wakeups wakeups;
+    private final TimerWatch watch;
     private final ReentrantLock lock = new ReentrantLock();
 
-    Resize(CarrierPool pool) {
-        this.pool = pool;
+    Resize(PoolState state, SpareCarriers spares, Wakeups wakeups, TimerWatch watch) {
+        this.state = state;
+        this.spares = spares;
+        this.wakeups = wakeups;
+        this.watch = watch;
     }
 
     /**
@@ -42,11 +52,11 @@ final class Resize {
         }
         lock.lock();
         try {
-            if (pool.isStopping()) {
+            if (state.isStopping()) {
                 throw new IllegalStateException("the scheduler is closed; its parallelism stays "
-                        + pool.processors.length);
+                        + state.processors.length);
             }
-            Processor[] old = pool.processors;
+            Processor[] old = state.processors;
             if (size > old.length) {
                 grow(old, size);
             } else if (size < old.length) {
@@ -64,21 +74,21 @@ final class Resize {
      * it reads, and a waker that read the old array read it before the carrier's re-check of the queues.
      */
     private void grow(Processor[] old, int size) {
-        Processor[] created = pool.everCreated();
+        Processor[] created = state.everCreated();
         Processor[] all = created.length >= size ? created : Arrays.copyOf(created, size);
         Processor[] next = Arrays.copyOf(old, size);
         Carrier[] carriers = new Carrier[size - old.length];
-        pool.spares.raiseCap(size);
+        spares.raiseCap(size);
         for (int i = old.length; i < size; i++) {
-            Processor proc = all[i] != null ? all[i] : new Processor(pool, i, size);
+            Processor proc = all[i] != null ? all[i] : new Processor(state.global, state.spin, i, size);
             proc.retired = false;
             all[i] = proc;
             next[i] = proc;
-            carriers[i - old.length] = pool.spares.bindCarrier(proc);
+            carriers[i - old.length] = spares.bindCarrier(proc);
         }
-        pool.publish(all, next);
+        state.publish(all, next);
         for (int i = old.length; i < size; i++) {
-            pool.spares.launch(carriers[i - old.length], next[i]);
+            spares.launch(carriers[i - old.length], next[i]);
         }
     }
 
@@ -92,7 +102,7 @@ final class Resize {
         for (Processor proc : retiring) {
             proc.retired = true;
         }
-        pool.publish(pool.everCreated(), Arrays.copyOf(old, size));
+        state.publish(state.everCreated(), Arrays.copyOf(old, size));
         for (Processor proc : retiring) {
             takeFromHolder(proc);
         }
@@ -108,13 +118,13 @@ final class Resize {
      */
     private void takeFromHolder(Processor proc) {
         for (;;) {
-            long state = proc.state();
-            if (state == Processor.RETIRED_WORD || pool.isStopping()) {
+            long word = proc.state();
+            if (word == Processor.RETIRED_WORD || state.isStopping()) {
                 return;
             }
-            if (proc.retireFrom(state)) {
-                if (Processor.phaseOf(state) == Processor.BLOCKING) {
-                    pool.blocking.decrementAndGet();
+            if (proc.retireFrom(word)) {
+                if (Processor.phaseOf(word) == Processor.BLOCKING) {
+                    state.blocking.decrementAndGet();
                 }
                 return;
             }
@@ -126,16 +136,16 @@ final class Resize {
 
     /**
      * The holder of retired {@code proc} gave it up in its loop. {@code searching}: it was counted in {@code
-     * pool.searching} (searching, or woken by a waker that counted it); it leaves the count as a searcher that found
+     * state.searching} (searching, or woken by a waker that counted it); it leaves the count as a searcher that found
      * work does, waking another if it was the last. {@code coveredTimers}: it was the timer watcher or the backup.
      */
     void givenUp(Processor proc, boolean searching, boolean coveredTimers) {
         proc.retireByHolder();
-        if (searching && pool.searching.decrementAndGet() == 0) {
-            pool.wakep();
+        if (searching && state.searching.decrementAndGet() == 0) {
+            wakeups.wakep();
         }
         if (coveredTimers) {
-            pool.timers.watch.handOffWatch(proc);
+            watch.handOffWatch(proc);
         }
         drain(proc);
     }
@@ -151,16 +161,58 @@ final class Resize {
         boolean moved = false;
         Runnable task = queue.stealRunNext();
         if (task != null) {
-            pool.global.offer(task);
+            state.global.offer(task);
             moved = true;
         }
         while ((task = queue.poll()) != null) {
-            pool.global.offer(task);
+            state.global.offer(task);
             moved = true;
         }
-        pool.timers.rehome(proc);
+        rehome(proc);
         if (moved) {
-            pool.wakep();
+            wakeups.wakep();
+        }
+    }
+
+    /**
+     * Moves every timer armed in retired {@code from}'s heap to the remaining processors' heaps, and makes sure a
+     * carrier is awake for the earliest. Any thread, any number at once: the heap is emptied under its lock, and a
+     * timer fired or cancelled meanwhile is not armed again ({@link Timer}'s state decides), so none fires twice or
+     * is dropped. A target that a later resize retires meanwhile is drained in turn, as after any arm.
+     */
+    private void rehome(Processor from) {
+        TimerHeap heap = from.timers;
+        if (heap.isEmpty()) {
+            return;
+        }
+        List<Timer> moving = new ArrayList<>();
+        while (!heap.tryLock()) {
+            Thread.onSpinWait();
+        }
+        try {
+            heap.drainInbox();
+            for (Timer t; (t = heap.peek()) != null; ) {
+                heap.remove(t);
+                moving.add(t);
+            }
+        } finally {
+            heap.unlock();
+        }
+        Processor[] all = state.processors;
+        long earliest = TimerHeap.NONE;
+        for (int i = 0; i < moving.size(); i++) {
+            Timer t = moving.get(i);
+            Processor to = all[i % all.length];
+            to.timers.arm(t);
+            if (to.retired) {
+                drain(to);
+            }
+            if (TimerHeap.isEarlier(t.deadline(), earliest)) {
+                earliest = t.deadline();
+            }
+        }
+        if (earliest != TimerHeap.NONE) {
+            watch.awakeBy(earliest, false, BackupWatch.NO_HOLDER);
         }
     }
 }

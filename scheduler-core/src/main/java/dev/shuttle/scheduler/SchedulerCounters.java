@@ -19,7 +19,7 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
         long fired = 0;
         long stolen = 0;
         // Retired processors too: what they counted happened, and a carrier finishing its last task there may count on.
-        for (Processor p : pool.everCreated()) {
+        for (Processor p : pool.state.everCreated()) {
             run += p.tasksRun;
             steals += p.steals;
             parks += p.parks;

@@ -88,7 +88,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public int getParallelism() {
-        return pool.processors.length;
+        return pool.state.processors.length;
     }
 
     @Override
@@ -98,28 +98,28 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public int getBusyProcessors() {
-        return pool.processors.length - pool.idle.count();
+        return pool.state.processors.length - pool.state.idle.count();
     }
 
     @Override
     public int getIdleProcessors() {
-        return pool.idle.count();
+        return pool.state.idle.count();
     }
 
     @Override
     public int getSearchingProcessors() {
-        return pool.searching.get();
+        return pool.state.searching.get();
     }
 
     @Override
     public long getQueuedTasksGlobal() {
-        return pool.global.size();
+        return pool.state.global.size();
     }
 
     @Override
     public long getQueuedTasksLocal() {
         long n = 0;
-        for (Processor p : pool.processors) {
+        for (Processor p : pool.state.processors) {
             n += p.runQueue.size();
         }
         return n;
@@ -127,7 +127,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public int getLiveVirtualThreads() {
-        return pool.threads.liveCount();
+        return pool.state.threads.liveCount();
     }
 
     @Override
@@ -186,7 +186,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public ProcessorState[] getProcessors() {
-        Processor[] all = pool.processors;
+        Processor[] all = pool.state.processors;
         ProcessorState[] states = new ProcessorState[all.length];
         for (int i = 0; i < all.length; i++) {
             Processor p = all[i];
@@ -201,7 +201,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
         return switch (Processor.phaseOf(p.state())) {
             case Processor.TASK -> "running";
             case Processor.BLOCKING -> "blocking";
-            default -> pool.idle.contains(p.index) ? "idle" : "scheduling";
+            default -> pool.state.idle.contains(p.index) ? "idle" : "scheduling";
         };
     }
 }

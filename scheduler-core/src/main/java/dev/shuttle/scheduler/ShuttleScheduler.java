@@ -59,7 +59,7 @@ public final class ShuttleScheduler implements AutoCloseable {
         // Registered before any thread starts, so that a duplicate name leaves nothing running.
         this.management = SchedulerMXBeanImpl.register(
                 builder.name == null ? SchedulerMXBeanImpl.generatedName() : builder.name, pool);
-        pool.name = management.getName();
+        pool.state.name = management.getName();
         pool.start();
     }
 
@@ -161,7 +161,7 @@ public final class ShuttleScheduler implements AutoCloseable {
 
     /** The number of processors: how many virtual threads run at once, blocked carriers aside. */
     public int parallelism() {
-        return pool.processors.length;
+        return pool.state.processors.length;
     }
 
     /**
@@ -213,13 +213,13 @@ public final class ShuttleScheduler implements AutoCloseable {
                     + " Shuttle's agent); it lives as long as the JVM and cannot be closed");
         }
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        if (carrier instanceof Carrier c && c.pool == pool) {
+        if (carrier instanceof Carrier c && c.state == pool.state) {
             throw new IllegalStateException("close() called from a virtual thread of this scheduler would wait for"
                     + " itself; close it from another thread");
         }
-        pool.threads.close();
+        pool.state.threads.close();
         pool.timers.cancelPendingStarts();
-        if (!pool.threads.awaitAll()) {
+        if (!pool.state.threads.awaitAll()) {
             return;
         }
         management.unregister();
@@ -245,7 +245,7 @@ public final class ShuttleScheduler implements AutoCloseable {
 
     /** True once {@link #close()} has begun: new virtual threads are refused. */
     public boolean isClosed() {
-        return pool.threads.isClosed();
+        return pool.state.threads.isClosed();
     }
 
     @Override

@@ -25,7 +25,8 @@ import java.util.concurrent.locks.LockSupport;
 final class SpareCarriers {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
 
-    private final CarrierPool pool;
+    private final PoolState state;
+    private final NewCarrier newCarrier;
     /** Raised by a resize to at least the new parallelism, never lowered. */
     private volatile int maxCarriers;
     private final long keepAliveNanos;
@@ -45,8 +46,9 @@ final class SpareCarriers {
     final AtomicLong handOffs = new AtomicLong();
     private volatile boolean warnedAtCap;
 
-    SpareCarriers(CarrierPool pool, int maxCarriers, long keepAliveNanos) {
-        this.pool = pool;
+    SpareCarriers(PoolState state, int maxCarriers, long keepAliveNanos, NewCarrier newCarrier) {
+        this.state = state;
+        this.newCarrier = newCarrier;
         this.maxCarriers = maxCarriers;
         this.keepAliveNanos = keepAliveNanos;
         ThreadGroup g = Thread.currentThread().getThreadGroup();
@@ -61,7 +63,7 @@ final class SpareCarriers {
     /** The processors' first carriers, one each, not yet started. */
     Carrier createInitial(Processor proc) {
         count.incrementAndGet();
-        Carrier c = new Carrier(pool, group, nextSerial.getAndIncrement(), proc);
+        Carrier c = newCarrier.create(group, nextSerial.getAndIncrement(), proc);
         proc.bindInitial(c);
         live.add(c);
         return c;
@@ -153,7 +155,7 @@ final class SpareCarriers {
                 return null;
             }
             if (count.compareAndSet(n, n + 1)) {
-                return new Carrier(pool, group, nextSerial.getAndIncrement(), null);
+                return newCarrier.create(group, nextSerial.getAndIncrement(), null);
             }
         }
     }
@@ -171,7 +173,7 @@ final class SpareCarriers {
                 return proc;
             }
             long left = deadline - System.nanoTime();
-            if ((left <= 0 || pool.isStopping()) && retire(self)) {
+            if ((left <= 0 || state.isStopping()) && retire(self)) {
                 return null;
             }
             // Claimed but not yet handed: the claimer is about to give a processor or put us back.
@@ -245,5 +247,14 @@ final class SpareCarriers {
             LockSupport.unpark(any);
             any.join(10);
         }
+    }
+
+    /**
+     * Makes a carrier thread, not started: the composition root knows every part a carrier calls, this class only
+     * when it needs one.
+     */
+    @FunctionalInterface
+    interface NewCarrier {
+        Carrier create(ThreadGroup group, int serial, Processor initial);
     }
 }

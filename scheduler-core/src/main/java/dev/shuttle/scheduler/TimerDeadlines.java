@@ -9,10 +9,10 @@ import dev.shuttle.timers.TimerHeap;
  * back.
  */
 final class TimerDeadlines {
-    private final CarrierPool pool;
+    private final PoolState state;
 
-    TimerDeadlines(CarrierPool pool) {
-        this.pool = pool;
+    TimerDeadlines(PoolState state) {
+        this.state = state;
     }
 
     /**
@@ -25,7 +25,7 @@ final class TimerDeadlines {
      */
     long earliest(long now) {
         long min = TimerHeap.NONE;
-        for (Processor c : pool.processors) {
+        for (Processor c : state.processors) {
             TimerHeap heap = c.timers;
             long d = heap.earliestDeadline();
             if (d != TimerHeap.NONE && d - now <= 0 && heap.isLocked()) {
@@ -40,7 +40,7 @@ final class TimerDeadlines {
 
     /** Whether any heap holds a timer (an inbox arm included); no clock read. O(parallelism). */
     boolean anyPending() {
-        for (Processor c : pool.processors) {
+        for (Processor c : state.processors) {
             if (c.timers.earliestDeadline() != TimerHeap.NONE) {
                 return true;
             }

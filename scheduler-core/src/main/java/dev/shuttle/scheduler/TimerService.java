@@ -4,8 +4,6 @@ import dev.shuttle.timers.Timer;
 import dev.shuttle.timers.TimerHeap;
 import java.lang.System.Logger.Level;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -40,17 +38,19 @@ final class TimerService {
      * threads they wake would queue behind the same full queue either way.
      */
     private static final int OWN_FIRE_MIN_ROOM = 16;
-    private final CarrierPool pool;
+    private final PoolState state;
+    private final Resize resize;
     private final Consumer<Throwable> onError = e ->
             LOG.log(Level.ERROR, "a timer's action failed; timers keep firing", e);
     /** Who sleeps toward the earliest deadline: the watcher and the backup. */
-    final TimerWatch watch;
+    private final TimerWatch watch;
     /** Timers armed from threads that are not this pool's carriers (per-processor counts cover the rest). */
     final LongAdder externalArms = new LongAdder();
 
-    TimerService(CarrierPool pool) {
-        this.pool = pool;
-        this.watch = new TimerWatch(pool, pool.deadlines);
+    TimerService(PoolState state, TimerWatch watch, Resize resize) {
+        this.state = state;
+        this.watch = watch;
+        this.resize = resize;
     }
 
     /** A timer for {@code action} after {@code delay}, armed on the calling carrier's heap when it is one of ours. */
@@ -73,7 +73,7 @@ final class TimerService {
     /** Arms {@code timer} and makes sure a carrier will be awake for it; returns whether that woke a carrier. */
     boolean arm(Timer timer) {
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        Processor proc = carrier instanceof Carrier c && c.pool == pool ? c.p : null;
+        Processor proc = carrier instanceof Carrier c && c.state == state ? c.p : null;
         boolean onCarrier = proc != null;
         boolean woke = false;
         int selfFiring = BackupWatch.NO_HOLDER;
@@ -91,7 +91,7 @@ final class TimerService {
                         // timers idle carriers passed over while we held the lock need no wake-up, and the fence and
                         // clock read of release() are saved on every timed park. Should the processor have gone to
                         // another carrier meanwhile, this carrier learns it after the task and looks then
-                        // (CarrierPool.lostProcessor).
+                        // (Carrier.lostProcessor).
                         heap.unlock();
                         selfFiring = proc.index;
                     } else {
@@ -103,58 +103,16 @@ final class TimerService {
             }
         } else {
             externalArms.increment();
-            Processor[] all = pool.processors;
+            Processor[] all = state.processors;
             proc = all[ThreadLocalRandom.current().nextInt(all.length)];
             proc.timers.arm(timer);
         }
         if (proc.retired) {
             // A resize retired the heap's processor (package-info, "Resizing"): the timer was published before this
             // read, the resize raised the flag before it emptied the heap, so one of the two moves it.
-            pool.resize.drain(proc);
+            resize.drain(proc);
         }
         return watch.awakeBy(timer.deadline(), onCarrier, selfFiring) || woke;
-    }
-
-    /**
-     * Moves every timer armed in retired {@code from}'s heap to the remaining processors' heaps, and makes sure a
-     * carrier is awake for the earliest. Any thread, any number at once: the heap is emptied under its lock, and a
-     * timer fired or cancelled meanwhile is not armed again ({@link Timer}'s state decides), so none fires twice or
-     * is dropped. A target that a later resize retires meanwhile is drained in turn, as after any arm.
-     */
-    void rehome(Processor from) {
-        TimerHeap heap = from.timers;
-        if (heap.isEmpty()) {
-            return;
-        }
-        List<Timer> moving = new ArrayList<>();
-        while (!heap.tryLock()) {
-            Thread.onSpinWait();
-        }
-        try {
-            heap.drainInbox();
-            for (Timer t; (t = heap.peek()) != null; ) {
-                heap.remove(t);
-                moving.add(t);
-            }
-        } finally {
-            heap.unlock();
-        }
-        Processor[] all = pool.processors;
-        long earliest = TimerHeap.NONE;
-        for (int i = 0; i < moving.size(); i++) {
-            Timer t = moving.get(i);
-            Processor to = all[i % all.length];
-            to.timers.arm(t);
-            if (to.retired) {
-                pool.resize.drain(to);
-            }
-            if (TimerHeap.isEarlier(t.deadline(), earliest)) {
-                earliest = t.deadline();
-            }
-        }
-        if (earliest != TimerHeap.NONE) {
-            watch.awakeBy(earliest, false, BackupWatch.NO_HOLDER);
-        }
     }
 
     /**
@@ -207,7 +165,7 @@ final class TimerService {
     int fireAnyExpired(Processor self) {
         long now = System.nanoTime();
         int fired = 0;
-        for (Processor c : pool.processors) {
+        for (Processor c : state.processors) {
             long due = c.timers.earliestDeadline();
             if (due != TimerHeap.NONE && due - now <= 0) {
                 fired += fire(self, c.timers, now, room(self), due);
@@ -243,7 +201,7 @@ final class TimerService {
                 self.timersFiredOwn += fired;
             }
             if (fired > 0 && now - due > TimerLateEvent.minLatenessNanos) {
-                TimerLateEvent.emit(pool.name, due, now - due, fired, indexOf(heap), stolen);
+                TimerLateEvent.emit(state.name, due, now - due, fired, indexOf(heap), stolen);
             }
             return fired;
         } finally {
@@ -252,7 +210,7 @@ final class TimerService {
     }
 
     private int indexOf(TimerHeap heap) {
-        for (Processor p : pool.processors) {
+        for (Processor p : state.processors) {
             if (p.timers == heap) {
                 return p.index;
             }
@@ -266,7 +224,7 @@ final class TimerService {
      */
     int cancelPendingStarts() {
         int cancelled = 0;
-        for (Processor c : pool.processors) {
+        for (Processor c : state.processors) {
             TimerHeap heap = c.timers;
             while (!heap.tryLock()) {
                 Thread.onSpinWait();

@@ -26,6 +26,11 @@ final class TimerWatch {
      * half the backup's minimum grace, so that a carrier back in time is back before the backup would have looked.
      */
     static final long QUICK_RETURN_NANOS = BackupWatch.MIN_GRACE_NANOS / 2;
+    /**
+     * Threads woken by a processor's own timers that its carrier runs alone while another idle carrier will be up
+     * within the backup watch's grace (see {@link #afterFiredPush}); a larger batch wakes a helper at once.
+     */
+    static final int SMALL_FIRED_BATCH = 16;
     private static final VarHandle WATCHER;
 
     static {
@@ -36,8 +41,9 @@ final class TimerWatch {
         }
     }
 
-    private final CarrierPool pool;
+    private final PoolState state;
     private final TimerDeadlines deadlines;
+    private final Wakeups wakeups;
     /** The idle carrier parked with a timeout for the earliest deadline, or {@link #NO_WATCHER}. */
     private volatile int watcher = NO_WATCHER;
     /** What the watcher sleeps toward; {@link TimerHeap#NONE} when there is no watcher. */
@@ -56,9 +62,10 @@ final class TimerWatch {
      */
     private volatile long awayNanos;
 
-    TimerWatch(CarrierPool pool, TimerDeadlines deadlines) {
-        this.pool = pool;
+    TimerWatch(PoolState state, TimerDeadlines deadlines, Wakeups wakeups) {
+        this.state = state;
         this.deadlines = deadlines;
+        this.wakeups = wakeups;
     }
 
     /**
@@ -77,11 +84,11 @@ final class TimerWatch {
         }
         int w = watcher;
         if (w != NO_WATCHER) {
-            pool.processorAt(w).unparkHolder();
+            state.processorAt(w).unparkHolder();
             return true;
         }
-        if (!onCarrier || pool.idle.count() > 0) {
-            return pool.wakep();
+        if (!onCarrier || state.idle.count() > 0) {
+            return wakeups.wakep();
         }
         return false;
     }
@@ -102,7 +109,7 @@ final class TimerWatch {
             long now = System.nanoTime();
             long delay = until - self.parkOvershoot.lead() - now;
             if (delay > 0) {
-                LockSupport.parkNanos(pool, delay);
+                LockSupport.parkNanos(this, delay);
                 long overshoot = System.nanoTime() - (now + delay);
                 if (overshoot >= 0) {
                     self.parkOvershoot.record(overshoot);
@@ -125,14 +132,14 @@ final class TimerWatch {
     private boolean sleepAsBackup(Processor self) {
         long at = backupDeadline(self);
         if (at == TimerHeap.NONE) {
-            LockSupport.park(pool);
+            LockSupport.park(this);
             return false;
         }
         int how = BackupWatch.WOKEN_EARLY;
         try {
             long delay = at - System.nanoTime();
             if (delay > 0) {
-                LockSupport.parkNanos(pool, delay);
+                LockSupport.parkNanos(this, delay);
             }
             long now = System.nanoTime();
             if (now - at >= 0) {
@@ -186,6 +193,20 @@ final class TimerWatch {
     }
 
     /**
+     * Wakes a helper for threads that {@code proc}'s own timers woke and queued on it ({@code queued} tasks now),
+     * beyond the one its carrier runs next. Not for a small batch while another idle carrier, the watcher or the
+     * {@link BackupWatch}, will be up within the backup's grace anyway and carriers come back from timers quickly
+     * ({@link #coveredWithoutWake}): waking a parked carrier costs more than running a few short threads, and if one
+     * of them runs long that carrier wakes within the grace and takes what is queued behind it. The tasks were queued
+     * before the watch and the backup are read; a carrier giving up either role looks at the queues after
+     * ({@code BackupWatchStress}). Returns whether it woke a carrier.
+     */
+    boolean afterFiredPush(Processor proc, int queued) {
+        return queued > 1 && (queued > SMALL_FIRED_BATCH
+                || !coveredWithoutWake(System.nanoTime(), proc.index)) && wakeups.wakep();
+    }
+
+    /**
      * Carrier that got up for due timers {@code nanos} ago parks again: one sample of {@link #awayNanos}, which keeps
      * the larger of the sample and seven eighths of what it held.
      */
@@ -200,10 +221,10 @@ final class TimerWatch {
      * idle bit, or the pool stops. A park that an unpark ended early, far from the deadline, spins not at all.
      */
     private void spinToDeadline(Processor self, long until) {
-        IdleSet idle = pool.idle;
+        IdleSet idle = state.idle;
         long now;
         while ((now = System.nanoTime()) - until < 0 && until - now <= ParkOvershoot.MAX_LEAD_NANOS
-                && idle.contains(self.index) && !pool.isStopping()) {
+                && idle.contains(self.index) && !state.isStopping()) {
             if (deadlines.dueWithin(now, 1)) {
                 return;
             }
@@ -242,7 +263,7 @@ final class TimerWatch {
         if (TimerHeap.isEarlier(until, watchUntil)) {
             // The watcher sleeps too long for this deadline (it parked before the timer was armed and the arming
             // thread's unpark is still on its way, or was absorbed): nudge it to re-compute.
-            pool.processorAt(w).unparkHolder();
+            state.processorAt(w).unparkHolder();
         }
         return false;
     }
@@ -274,11 +295,11 @@ final class TimerWatch {
      */
     int handOffWatch(Processor leaving) {
         long earliest = deadlines.earliest(System.nanoTime());
-        if (earliest == TimerHeap.NONE || pool.idle.count() == 0 || coveredWithoutWake(earliest, leaving.index)) {
+        if (earliest == TimerHeap.NONE || state.idle.count() == 0 || coveredWithoutWake(earliest, leaving.index)) {
             return -1;
         }
-        IdleSet idle = pool.idle;
-        Processor[] all = pool.processors;
+        IdleSet idle = state.idle;
+        Processor[] all = state.processors;
         for (int i = idle.nextIdle(0, all.length); i >= 0; i = idle.nextIdle(i + 1, all.length)) {
             if (i != leaving.index) {
                 all[i].unparkHolder();

@@ -17,17 +17,17 @@ final class WorkSearch {
     }
 
     /** Takes one task from the global queue and moves a fair share of the rest into the local queue. */
-    static Runnable takeGlobal(CarrierPool pool, Processor proc) {
-        Runnable first = pool.global.poll();
+    static Runnable takeGlobal(PoolState state, Processor proc) {
+        Runnable first = state.global.poll();
         if (first != null) {
-            int share = Math.min(pool.global.size() / pool.processors.length, RunQueue.CAPACITY / 2);
+            int share = Math.min(state.global.size() / state.processors.length, RunQueue.CAPACITY / 2);
             for (int i = 0; i < share; i++) {
-                Runnable next = pool.global.poll();
+                Runnable next = state.global.poll();
                 if (next == null) {
                     break;
                 }
                 if (!proc.runQueue.offer(next)) {
-                    pool.global.offer(next);
+                    state.global.offer(next);
                     break;
                 }
             }
@@ -44,20 +44,20 @@ final class WorkSearch {
      * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
      * state. It spins instead of yielding when a timer falls due within {@link #YIELD_HORIZON_NANOS}.
      */
-    static Runnable search(CarrierPool pool, Processor proc) {
+    static Runnable search(PoolState state, TimerDeadlines deadlines, Processor proc) {
         SpinBudget budget = proc.spinBudget;
         int rounds = Math.max(1, budget.startSearch());
         for (int round = 0; round <= rounds; round++) {
-            Runnable task = pool.global.isEmpty() ? null : takeGlobal(pool, proc);
+            Runnable task = state.global.isEmpty() ? null : takeGlobal(state, proc);
             if (task == null) {
-                task = stealPass(pool, proc, round == 0);
+                task = stealPass(state, proc, round == 0);
             }
             if (task != null) {
                 budget.found(round);
                 return task;
             }
             if (round < rounds) {
-                budget.pause(round, pool.spin.yieldsAfter(round) && pool.deadlines.dueWithin(YIELD_HORIZON_NANOS));
+                budget.pause(round, state.spin.yieldsAfter(round) && deadlines.dueWithin(YIELD_HORIZON_NANOS));
             }
         }
         budget.wasted();
@@ -73,9 +73,9 @@ final class WorkSearch {
      * then and its carrier runs the woken thread itself; one that keeps running, in a long task or spinning for a
      * reply from the thread it woke ({@code Carrier.test}, QUEUED_WORK), would otherwise hold it back.
      */
-    private static Runnable stealPass(CarrierPool pool, Processor proc, boolean firstRound) {
-        IdleSet idle = pool.idle;
-        Processor[] all = pool.processors;
+    private static Runnable stealPass(PoolState state, Processor proc, boolean firstRound) {
+        IdleSet idle = state.idle;
+        Processor[] all = state.processors;
         int words = IdleSet.wordCount(all.length);
         int[] ticksAtStart = ticksAtSearchStart(proc, all.length);
         int s = proc.seed;

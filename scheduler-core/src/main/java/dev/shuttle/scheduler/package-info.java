@@ -131,7 +131,7 @@
  *       {@code System.in}, {@code fsync}, direct and synchronous file I/O; docs/blocking.md lists them): with the
  *       agent, {@link dev.shuttle.scheduler.CarrierHooksTransformer} makes it Go's {@code entersyscall}: the processor
  *       goes to phase BLOCKING and is handed off at once if work waits for it, later by the monitor or by a waker
- *       that finds no idle processor ({@code CarrierPool.wakep}); on return ({@code exitsyscall}) the carrier takes it
+ *       that finds no idle processor ({@code Wakeups.wakep}); on return ({@code exitsyscall}) the carrier takes it
  *       back by CAS if nobody took it ({@code HandOffVersusReturnStress}).</li>
  *   <li>Anything else that blocks in the kernel (a {@code FileInputStream} read, a native call, class
  *       initialisation): the monitor sees the processor's tick stand still with work waiting and its carrier off the
@@ -159,7 +159,7 @@
  * be up within 2 ms anyway, and carriers that got up for timers have lately come back within 100 µs (so that a carrier
  * going on to run long tasks does not leave every batch to the backup's grace), three places skip a wake-up: the
  * watcher that gets up for due timers does not hand its watch on; a carrier arming a timed park on its own heap between
- * tasks, or releasing a heap after firing, wakes nobody for it; and the first {@code CarrierPool.SMALL_FIRED_BATCH}
+ * tasks, or releasing a heap after firing, wakes nobody for it; and the first {@code TimerWatch.SMALL_FIRED_BATCH}
  * threads a carrier's timers wake queue on it without a helper being woken. Each of these carriers fires or runs that
  * work itself before its next task; should one of its tasks run long, the carrier counted on wakes, sees the due timer,
  * the vacant watch or the queued work, and takes over. So a carrier stuck after a quiet spell delays other work by at
@@ -183,7 +183,7 @@
  * <h2>Resizing ({@link dev.shuttle.scheduler.Resize}, Go's {@code procresize})</h2>
  * {@code setParallelism} changes the number of processors while virtual threads run. Invariants:
  * <ul>
- *   <li>{@code CarrierPool.processors} holds the processors in use, {@code parallelism} of them; it is replaced,
+ *   <li>{@code PoolState.processors} holds the processors in use, {@code parallelism} of them; it is replaced,
  *       never written in place, and readers index only the array they read. {@code created} holds every processor
  *       ever made, those in use first; retired ones keep their counters (summed on read) and come back on a grow.</li>
  *   <li>The idle set is sized for 32767 processors; every scan is bounded by the length of the array its caller
@@ -207,7 +207,7 @@
  *       carrier whose processor was retired while its virtual thread ran ({@code pushLocal}): the pusher pushes,
  *       reads the state, then the flag; the resizer raises the flag, takes the state by CAS, then drains. If the
  *       pusher read its own TASK word, its push preceded the CAS and the drain sees it; if not, it reads the flag and
- *       drains itself ({@code CarrierPool.afterStalePush}; {@code RetireVersusPushStress}). A carrier holding a
+ *       drains itself ({@code Carrier.afterStalePush}; {@code RetireVersusPushStress}). A carrier holding a
  *       retiring processor in its loop pushes only to its own queue, and drains it when it gives the processor up.</li>
  *   <li><b>Resize vs steal.</b> A thief's victims come from the array it read, so it may steal from a retiring
  *       processor: the tasks move to a live queue, or to its own retiring one, drained when it gives that up. Queue,
@@ -223,7 +223,7 @@
  *       unparking whoever holds it until it starts a task (CAS) or parks (gives it up). If the resize wins, the
  *       hand-off's CAS fails and its spare waits again; the blocked carrier, back from the kernel, finds the state
  *       gone as after a hand-off, finishes its virtual thread, drains what it put there
- *       ({@code CarrierPool.lostProcessor}) and waits as a spare. The resizer lowers {@code blocking} for a BLOCKING
+ *       ({@code Carrier.lostProcessor}) and waits as a spare. The resizer lowers {@code blocking} for a BLOCKING
  *       processor it took.</li>
  * </ul>
  *

@@ -18,10 +18,10 @@ class CoveredWithoutWakeTest {
     private static TimerWatch backedUpByCarrierZero() {
         CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
         long now = System.nanoTime();
-        if (pool.timers.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
+        if (pool.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
             throw new IllegalStateException("a fresh backup watch is held");
         }
-        return pool.timers.watch;
+        return pool.watch;
     }
 
     @Test

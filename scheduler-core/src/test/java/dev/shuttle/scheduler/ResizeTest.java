@@ -150,7 +150,7 @@ class ResizeTest {
         assertEquals(size, atOnce, "virtual threads running at once with parallelism " + size);
         assertEquals(size, shuttle.parallelism());
         assertEquals(size, shuttle.pool().getParallelism());
-        assertEquals(size, shuttle.pool().processors.length);
+        assertEquals(size, shuttle.pool().state.processors.length);
     }
 
     /** Timers of retired processors move to the remaining one, fire once, and not before their time. */
@@ -179,7 +179,7 @@ class ResizeTest {
             }
             shuttle.setParallelism(1);
             for (int i = 1; i < 4; i++) {
-                assertTrue(pool.everCreated()[i].timers.isEmpty(), "a retired processor kept timers");
+                assertTrue(pool.state.everCreated()[i].timers.isEmpty(), "a retired processor kept timers");
             }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             while (woke.get() < sleepers && System.nanoTime() < deadline) {
@@ -213,7 +213,7 @@ class ResizeTest {
             shuttle.setParallelism(3);
             assertEquals(3, bean.getProcessors().length);
             assertTrue(bean.getTasksRun() >= before, "tasks run went backwards after a grow");
-            assertEquals(4, pool.everCreated().length, "a grow brings retired processors back, not new ones");
+            assertEquals(4, pool.state.everCreated().length, "a grow brings retired processors back, not new ones");
         }
     }
 

@@ -31,7 +31,7 @@ class SchedulerCountersTest {
             }
             // Idle again: both carriers parked at least once after the work.
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (pool.idle.count() < 2 && System.nanoTime() < deadline) {
+            while (pool.state.idle.count() < 2 && System.nanoTime() < deadline) {
                 Thread.sleep(1);
             }
             SchedulerCounters d = SchedulerCounters.of(pool).minus(before);

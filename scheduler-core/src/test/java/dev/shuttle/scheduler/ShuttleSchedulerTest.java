@@ -421,7 +421,7 @@ class ShuttleSchedulerTest {
     }
 
     private static boolean carrierOf(ShuttleScheduler shuttle, Thread t) {
-        return t instanceof Carrier c && c.pool == shuttle.pool();
+        return t instanceof Carrier c && c.state == shuttle.pool().state;
     }
 
     @Test
@@ -476,7 +476,7 @@ class ShuttleSchedulerTest {
     void carriersParkWhenThereIsNoWork() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
             tokenRing(shuttle, 16, 10_000);
-            List<Carrier> carriers = Arrays.stream(shuttle.pool().processors).map(Processor::holder).toList();
+            List<Carrier> carriers = Arrays.stream(shuttle.pool().state.processors).map(Processor::holder).toList();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             List<Thread.State> states;
             do {
@@ -485,7 +485,7 @@ class ShuttleSchedulerTest {
             } while (!states.stream().allMatch(ShuttleSchedulerTest::parked) && System.nanoTime() < deadline);
             assertTrue(states.stream().allMatch(ShuttleSchedulerTest::parked),
                     "an idle scheduler's carriers must all park, not spin: " + states);
-            assertEquals(4, shuttle.pool().idle.count());
+            assertEquals(4, shuttle.pool().state.idle.count());
             // Parked, and so is the monitor: next to no CPU.
             long before = CarrierCpu.nanos(shuttle.pool());
             Thread.sleep(300);
@@ -513,14 +513,14 @@ class ShuttleSchedulerTest {
             });
             spinning.await();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-            while (pool.idle.count() < 1 && System.nanoTime() < deadline) {
+            while (pool.state.idle.count() < 1 && System.nanoTime() < deadline) {
                 Thread.sleep(1);
             }
-            assertEquals(1, pool.idle.count(), "the second carrier did not go idle");
+            assertEquals(1, pool.state.idle.count(), "the second carrier did not go idle");
             long rescuesBefore = pool.monitor.rescues();
             CountDownLatch ran = new CountDownLatch(1);
             // Queued behind the scheduler's back, as a lost wake-up would leave it: no wakep.
-            pool.global.offer(ran::countDown);
+            pool.state.global.offer(ran::countDown);
             try {
                 assertTrue(ran.await(5, TimeUnit.SECONDS), "a task nobody woke a carrier for never ran");
                 assertTrue(pool.monitor.rescues() > rescuesBefore, "the monitor did not count the rescue");

@@ -283,7 +283,7 @@ class ShuttleTimersTest {
     void idleCarriersLeaveTheDueTimersOfALockedHeapToItsHolder() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             CarrierPool pool = shuttle.pool();
-            TimerHeap heap = pool.processors[1].timers;
+            TimerHeap heap = pool.state.processors[1].timers;
             CountDownLatch fired = new CountDownLatch(1);
             long burnt;
             // Hold carrier 1's heap lock with a due timer in it, as a carrier does while it arms or fires. Before the
@@ -293,7 +293,7 @@ class ShuttleTimersTest {
             }
             try {
                 heap.add(new Timer(fired::countDown, System.nanoTime()));
-                pool.timers.watch.awakeBy(heap.earliestDeadline(), false, BackupWatch.NO_HOLDER);
+                pool.watch.awakeBy(heap.earliestDeadline(), false, BackupWatch.NO_HOLDER);
                 long before = CarrierCpu.nanos(pool);
                 Thread.sleep(200);
                 burnt = CarrierCpu.nanos(pool) - before;

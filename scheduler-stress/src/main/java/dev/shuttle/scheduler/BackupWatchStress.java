@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * The backup timer watch ({@link BackupWatch}) versus the threads that count on it, on the real {@link TimerService},
- * {@link TimerWatch} and {@link CarrierPool} (carriers not started). Three places skip a wake-up because the backup (or
+ * {@link TimerWatch} and {@link Wakeups} (carriers not started). Three places skip a wake-up because the backup (or
  * the watcher) will be up within the grace anyway: a carrier arming a timer on its own heap between tasks, a carrier
  * queueing a small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or
  * its work, then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues
@@ -47,21 +47,21 @@ public class BackupWatchStress {
         final Timer timer = new Timer(() -> { }, System.nanoTime() + FAR);
 
         public OwnArm() {
-            pool.idle.add(0);
-            if (pool.timers.watch.backup.claim(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
+            pool.state.idle.add(0);
+            if (pool.watch.backup.claim(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
                 throw new IllegalStateException("a fresh backup watch is held");
             }
         }
 
         @Actor
         public void carrierArmsOwnTimerBetweenTasks(II_Result r) {
-            TimerHeap heap = pool.processors[1].timers;
+            TimerHeap heap = pool.state.processors[1].timers;
             if (!heap.tryLock()) {
                 throw new IllegalStateException("carrier 1's heap is locked");
             }
             heap.add(timer);
             heap.unlock();
-            r.r2 = pool.timers.watch.awakeBy(timer.deadline(), true, 1) ? 1 : 0;
+            r.r2 = pool.watch.awakeBy(timer.deadline(), true, 1) ? 1 : 0;
         }
 
         @Actor
@@ -87,25 +87,25 @@ public class BackupWatchStress {
         final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FiredBatch() {
-            pool.idle.add(0);
+            pool.state.idle.add(0);
             long now = System.nanoTime();
-            if (pool.timers.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
+            if (pool.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
                 throw new IllegalStateException("a fresh backup watch is held");
             }
         }
 
         @Actor
         public void carrierQueuesFiredThreads(II_Result r) {
-            Processor c = pool.processors[1];
+            Processor c = pool.state.processors[1];
             c.runQueue.offerOrOverflow(() -> { });
             c.runQueue.offerOrOverflow(() -> { });
-            r.r2 = pool.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
+            r.r2 = pool.watch.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
         }
 
         @Actor
         public void backupGivesUpAndLooks(II_Result r) {
-            pool.timers.watch.backup.release(0, BackupWatch.QUIET);
-            r.r1 = pool.processors[0].holder().workInSight() ? 1 : 0;
+            pool.watch.backup.release(0, BackupWatch.QUIET);
+            r.r1 = pool.state.processors[0].holder().workInSight() ? 1 : 0;
         }
     }
 
@@ -127,25 +127,25 @@ public class BackupWatchStress {
 
         public FiredBatchWatched() {
             long soon = System.nanoTime() + BackupWatch.MIN_GRACE_NANOS;
-            pool.processors[1].timers.arm(new Timer(() -> { }, soon));
-            pool.idle.add(0);
-            if (pool.timers.watch.watchDeadline(pool.processors[0]) != soon) {
+            pool.state.processors[1].timers.arm(new Timer(() -> { }, soon));
+            pool.state.idle.add(0);
+            if (pool.watch.watchDeadline(pool.state.processors[0]) != soon) {
                 throw new IllegalStateException("set-up: carrier 0 must watch");
             }
         }
 
         @Actor
         public void carrierQueuesFiredThreads(II_Result r) {
-            Processor c = pool.processors[1];
+            Processor c = pool.state.processors[1];
             c.runQueue.offerOrOverflow(() -> { });
             c.runQueue.offerOrOverflow(() -> { });
-            r.r2 = pool.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
+            r.r2 = pool.watch.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
         }
 
         @Actor
         public void watcherGivesUpAndLooks(II_Result r) {
-            pool.timers.watch.stopWatching(0);
-            r.r1 = pool.processors[0].holder().workInSight() ? 1 : 0;
+            pool.watch.stopWatching(0);
+            r.r1 = pool.state.processors[0].holder().workInSight() ? 1 : 0;
         }
     }
 
@@ -175,28 +175,28 @@ public class BackupWatchStress {
 
         public BothLeave() {
             long deadline = System.nanoTime() + FAR;
-            pool.processors[1].timers.arm(new Timer(() -> { }, deadline));
-            pool.idle.add(0);
-            pool.idle.add(1);
-            pool.idle.add(2);
-            if (pool.timers.watch.watchDeadline(pool.processors[1]) != deadline
-                    || pool.timers.watch.backupDeadline(pool.processors[0]) == TimerHeap.NONE) {
+            pool.state.processors[1].timers.arm(new Timer(() -> { }, deadline));
+            pool.state.idle.add(0);
+            pool.state.idle.add(1);
+            pool.state.idle.add(2);
+            if (pool.watch.watchDeadline(pool.state.processors[1]) != deadline
+                    || pool.watch.backupDeadline(pool.state.processors[0]) == TimerHeap.NONE) {
                 throw new IllegalStateException("set-up: carrier 1 must watch and carrier 0 back it up");
             }
         }
 
         @Actor
         public void watcherGetsUp(II_Result r) {
-            pool.timers.watch.stopWatching(1);
-            pool.idle.tryRemove(1);
-            r.r1 = pool.timers.watch.handOffWatch(pool.processors[1]);
+            pool.watch.stopWatching(1);
+            pool.state.idle.tryRemove(1);
+            r.r1 = pool.watch.handOffWatch(pool.state.processors[1]);
         }
 
         @Actor
         public void backupGetsUp(II_Result r) {
-            pool.timers.watch.backup.release(0, BackupWatch.QUIET);
-            pool.idle.tryRemove(0);
-            r.r2 = pool.timers.watch.handOffWatch(pool.processors[0]);
+            pool.watch.backup.release(0, BackupWatch.QUIET);
+            pool.state.idle.tryRemove(0);
+            r.r2 = pool.watch.handOffWatch(pool.state.processors[0]);
         }
     }
 
@@ -205,8 +205,8 @@ public class BackupWatchStress {
      * sleep, which watches or backs up any pending timer. Returns 1 if that sleep would have a timeout for a timer.
      */
     static int backupGivesUpAndLooksForTimers(CarrierPool pool) {
-        Processor c = pool.processors[0];
-        TimerWatch watch = pool.timers.watch;
+        Processor c = pool.state.processors[0];
+        TimerWatch watch = pool.watch;
         watch.backup.release(0, BackupWatch.QUIET);
         if (watch.watchDeadline(c) != TimerHeap.NONE || watch.backupDeadline(c) != TimerHeap.NONE) {
             return 1;

@@ -17,7 +17,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * {@link SpareCarriers} without a thread of its own (its unpark is a no-op), and the arbiter reads what it was handed.
  *
  * <p>Results: r1 = the carrier still holds its processor after its CAS (exitBlocking or endTask succeeded); r2 = the
- * hand-off succeeded; r3 = {@code pool.blocking} afterwards (processors in phase BLOCKING: none, at the end); r4 =
+ * hand-off succeeded; r3 = {@code pool.state.blocking} afterwards (processors in phase BLOCKING: none, at the end); r4 =
  * who holds the processor according to its state word, its holder field and the spare: 1 the carrier, the spare
  * waiting and claimable again; 2 the spare, in phase LOOP, handed the processor; 0 anything else.
  */
@@ -38,7 +38,7 @@ public class HandOffVersusReturnStress {
         final long seenByMonitor;
 
         public FromBlocking() {
-            if (!s.pool.enterBlocking(s.proc, s.carrier) || s.pool.blocking.get() != 1) {
+            if (!s.pool.wakeups.enterBlocking(s.proc, s.carrier) || s.pool.state.blocking.get() != 1) {
                 throw new IllegalStateException("an idle pool's carrier must enter a blocking call and keep it");
             }
             seenByMonitor = s.proc.state();
@@ -46,12 +46,12 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void carrierReturns(IIII_Result r) {
-            r.r1 = s.pool.exitBlocking(s.proc, s.carrier) ? 1 : 0;
+            r.r1 = s.pool.wakeups.exitBlocking(s.proc, s.carrier) ? 1 : 0;
         }
 
         @Actor
         public void monitorHandsOff(IIII_Result r) {
-            r.r2 = s.pool.retake(s.proc, seenByMonitor) ? 1 : 0;
+            r.r2 = s.pool.wakeups.retake(s.proc, seenByMonitor) ? 1 : 0;
         }
 
         @Arbiter
@@ -79,7 +79,7 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void monitorHandsOff(IIII_Result r) {
-            r.r2 = s.pool.retake(s.proc, seenByMonitor) ? 1 : 0;
+            r.r2 = s.pool.wakeups.retake(s.proc, seenByMonitor) ? 1 : 0;
         }
 
         @Arbiter
@@ -105,12 +105,12 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void carrierBlocksBriefly(IIII_Result r) {
-            r.r1 = s.pool.enterBlocking(s.proc, s.carrier) && s.pool.exitBlocking(s.proc, s.carrier) ? 1 : 0;
+            r.r1 = s.pool.wakeups.enterBlocking(s.proc, s.carrier) && s.pool.wakeups.exitBlocking(s.proc, s.carrier) ? 1 : 0;
         }
 
         @Actor
         public void wakerFindsNoIdleProcessor(IIII_Result r) {
-            r.r2 = s.pool.wakep() ? 1 : 0;
+            r.r2 = s.pool.wakeups.wakep() ? 1 : 0;
         }
 
         @Arbiter
@@ -126,7 +126,7 @@ public class HandOffVersusReturnStress {
 
     /** A spare carrier, never started, waiting in the pool's spares as one whose processor was taken would. */
     static Carrier waitingSpare(CarrierPool pool, int serial) {
-        Carrier spare = new Carrier(pool, Thread.currentThread().getThreadGroup(), serial, null);
+        Carrier spare = pool.newCarrier(Thread.currentThread().getThreadGroup(), serial, null);
         pool.spares.beginWaiting(spare);
         return spare;
     }
@@ -134,7 +134,7 @@ public class HandOffVersusReturnStress {
     /** One processor whose carrier runs a task, and one spare waiting for a hand-off. */
     static final class InTask {
         final CarrierPool pool = poolAtCap(1);
-        final Processor proc = pool.processors[0];
+        final Processor proc = pool.state.processors[0];
         final Carrier carrier = proc.holder();
         final Carrier spare = waitingSpare(pool, SPARE_SERIAL);
 
@@ -148,7 +148,7 @@ public class HandOffVersusReturnStress {
          * spare or takes what it was handed: call once, from the arbiter.
          */
         void result(IIII_Result r, int phase) {
-            r.r3 = pool.blocking.get();
+            r.r3 = pool.state.blocking.get();
             long state = proc.state();
             Carrier holder = proc.holder();
             Processor handed = spare.takeHanded();

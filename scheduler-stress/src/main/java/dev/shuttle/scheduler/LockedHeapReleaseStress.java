@@ -35,7 +35,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @State
 public class LockedHeapReleaseStress {
     private final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
-    private final TimerHeap held = pool.processors[1].timers;
+    private final TimerHeap held = pool.state.processors[1].timers;
     private final long due = System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(1);
 
     public LockedHeapReleaseStress() {
@@ -47,8 +47,8 @@ public class LockedHeapReleaseStress {
 
     @Actor
     public void carrierGoesToSleep(II_Result r) {
-        pool.idle.add(0);
-        long until = pool.timers.watch.watchDeadline(pool.processors[0]);
+        pool.state.idle.add(0);
+        long until = pool.watch.watchDeadline(pool.state.processors[0]);
         r.r1 = until == due ? 1 : 0;
     }
 

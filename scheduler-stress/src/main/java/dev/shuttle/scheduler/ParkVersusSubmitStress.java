@@ -32,7 +32,7 @@ public class ParkVersusSubmitStress {
 
         @Actor
         public void carrierParks(II_Result r) {
-            r.r1 = pool.processors[0].holder().prepareToPark() ? 1 : 0;
+            r.r1 = pool.state.processors[0].holder().prepareToPark() ? 1 : 0;
         }
 
         @Actor
@@ -42,7 +42,7 @@ public class ParkVersusSubmitStress {
 
         @Arbiter
         public void after(II_Result r) {
-            r.r2 = pool.idle.contains(0) ? 1 : 0;
+            r.r2 = pool.state.idle.contains(0) ? 1 : 0;
         }
     }
 
@@ -60,14 +60,14 @@ public class ParkVersusSubmitStress {
         final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FromSearching() {
-            if (!pool.processors[0].holder().tryBeginSearching()) {
+            if (!pool.state.processors[0].holder().tryBeginSearching()) {
                 throw new IllegalStateException("a fresh pool must admit a searcher");
             }
         }
 
         @Actor
         public void carrierParks(II_Result r) {
-            r.r1 = pool.processors[0].holder().prepareToPark() ? 1 : 0;
+            r.r1 = pool.state.processors[0].holder().prepareToPark() ? 1 : 0;
         }
 
         @Actor
@@ -77,7 +77,7 @@ public class ParkVersusSubmitStress {
 
         @Arbiter
         public void after(II_Result r) {
-            r.r2 = pool.idle.contains(0) ? 1 : 0;
+            r.r2 = pool.state.idle.contains(0) ? 1 : 0;
         }
     }
 }

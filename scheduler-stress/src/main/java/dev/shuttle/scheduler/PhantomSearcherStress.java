@@ -44,12 +44,12 @@ public class PhantomSearcherStress {
         final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT);
 
         public TaskQueued() {
-            pool.idle.add(0);
+            pool.state.idle.add(0);
         }
 
         @Actor
         public void wakerOfSomethingAlreadyTaken() {
-            pool.wakep();
+            pool.wakeups.wakep();
         }
 
         @Actor
@@ -60,7 +60,7 @@ public class PhantomSearcherStress {
 
         @Arbiter
         public void after(II_Result r) {
-            r.r2 = pool.idle.contains(0) ? 1 : 0;
+            r.r2 = pool.state.idle.contains(0) ? 1 : 0;
         }
     }
 
@@ -79,18 +79,18 @@ public class PhantomSearcherStress {
         final CarrierPool pool = new CarrierPool(1, SpinPolicy.DEFAULT);
 
         public TimerArmed() {
-            pool.idle.add(0);
+            pool.state.idle.add(0);
         }
 
         @Actor
         public void wakerOfSomethingAlreadyTaken() {
-            pool.wakep();
+            pool.wakeups.wakep();
         }
 
         @Actor
         public void carrierParksAgainThenPlatformThreadArms(II_Result r) {
             int decision = wakeOnOwnAndParkAgain(pool);
-            if (decision == 1 && pool.timers.watch.watchDeadline(pool.processors[0]) != TimerHeap.NONE) {
+            if (decision == 1 && pool.watch.watchDeadline(pool.state.processors[0]) != TimerHeap.NONE) {
                 decision = 0;
             }
             r.r1 = decision;
@@ -99,7 +99,7 @@ public class PhantomSearcherStress {
 
         @Arbiter
         public void after(II_Result r) {
-            r.r2 = pool.idle.contains(0) ? 1 : 0;
+            r.r2 = pool.state.idle.contains(0) ? 1 : 0;
         }
     }
 
@@ -108,9 +108,9 @@ public class PhantomSearcherStress {
      * Returns r1's code: 1 it decided to sleep, 0 its re-check found work, 2 a waker had taken the bit first.
      */
     static int wakeOnOwnAndParkAgain(CarrierPool pool) {
-        if (!pool.idle.tryRemove(0)) {
+        if (!pool.state.idle.tryRemove(0)) {
             return 2;
         }
-        return pool.processors[0].holder().prepareToPark() ? 1 : 0;
+        return pool.state.processors[0].holder().prepareToPark() ? 1 : 0;
     }
 }

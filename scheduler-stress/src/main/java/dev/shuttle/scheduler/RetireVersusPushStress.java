@@ -57,7 +57,7 @@ public class RetireVersusPushStress {
     /** A pool of two whose processor 1's carrier runs a task. */
     static final class Retiring {
         final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
-        final Processor proc = pool.processors[1];
+        final Processor proc = pool.state.processors[1];
         final Carrier carrier = proc.holder();
         final Runnable woken = () -> { };
 
@@ -67,7 +67,7 @@ public class RetireVersusPushStress {
         }
 
         void push() {
-            pool.afterLocalPush(carrier.pushLocal(proc, woken));
+            pool.wakeups.afterLocalPush(carrier.pushLocal(proc, woken));
         }
 
         void shrink() {
@@ -78,7 +78,7 @@ public class RetireVersusPushStress {
 
         void result(II_Result r) {
             int global = 0;
-            while (pool.global.poll() != null) {
+            while (pool.state.global.poll() != null) {
                 global++;
             }
             int stranded = 0;

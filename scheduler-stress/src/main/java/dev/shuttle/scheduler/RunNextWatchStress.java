@@ -32,19 +32,19 @@ public class RunNextWatchStress {
 
     public RunNextWatchStress() {
         // The pusher is a task running on processor 0: pushLocal takes any other phase for a lost processor and wakes.
-        pool.processors[0].beginTask(pool.processors[0].holder());
-        pool.idle.add(1);
-        pool.processors[0].runQueue.putRunNext(() -> { });
+        pool.state.processors[0].beginTask(pool.state.processors[0].holder());
+        pool.state.idle.add(1);
+        pool.state.processors[0].runQueue.putRunNext(() -> { });
         pool.monitor.watchRunNext();
-        if (!pool.monitor.watchesRunNext() || pool.processors[0].runQueue.pollRunNext() == null) {
+        if (!pool.monitorSignal.watchesRunNext() || pool.state.processors[0].runQueue.pollRunNext() == null) {
             throw new IllegalStateException("the monitor must watch an occupied runNext");
         }
     }
 
     @Actor
     public void busyCarrierHandsOff(III_Result r) {
-        boolean onlyRunNext = pool.processors[0].holder().pushLocal(pool.processors[0], woken);
-        pool.afterLocalPush(onlyRunNext);
+        boolean onlyRunNext = pool.state.processors[0].holder().pushLocal(pool.state.processors[0], woken);
+        pool.wakeups.afterLocalPush(onlyRunNext);
         r.r1 = onlyRunNext ? 1 : 0;
     }
 
@@ -55,7 +55,7 @@ public class RunNextWatchStress {
 
     @Arbiter
     public void after(III_Result r) {
-        r.r2 = pool.monitor.watchesRunNext() ? 1 : 0;
-        r.r3 = pool.idle.contains(1) ? 0 : 1;
+        r.r2 = pool.monitorSignal.watchesRunNext() ? 1 : 0;
+        r.r3 = pool.state.idle.contains(1) ? 0 : 1;
     }
 }

@@ -35,7 +35,7 @@ public class SpareClaimVersusRetireStress {
 
         @Actor
         public void monitorHandsOff(III_Result r) {
-            r.r1 = s.pool.retake(s.proc, Processor.word(s.carrier, Processor.TASK)) ? 1 : 0;
+            r.r1 = s.pool.wakeups.retake(s.proc, Processor.word(s.carrier, Processor.TASK)) ? 1 : 0;
         }
 
         @Actor
@@ -68,14 +68,14 @@ public class SpareClaimVersusRetireStress {
         final Spares s = new Spares();
 
         public PutBack() {
-            if (!s.pool.enterBlocking(s.proc, s.carrier) || !s.pool.exitBlocking(s.proc, s.carrier)) {
+            if (!s.pool.wakeups.enterBlocking(s.proc, s.carrier) || !s.pool.wakeups.exitBlocking(s.proc, s.carrier)) {
                 throw new IllegalStateException("nobody else changes the processor's state");
             }
         }
 
         @Actor
         public void monitorHandsOffTooLate(III_Result r) {
-            r.r1 = s.pool.retake(s.proc, Processor.word(s.carrier, Processor.BLOCKING)) ? 1 : 0;
+            r.r1 = s.pool.wakeups.retake(s.proc, Processor.word(s.carrier, Processor.BLOCKING)) ? 1 : 0;
         }
 
         @Actor
@@ -92,7 +92,7 @@ public class SpareClaimVersusRetireStress {
     /** Processor 0 running a task; an older spare waiting, then the racing one. */
     static final class Spares {
         final CarrierPool pool = HandOffVersusReturnStress.poolAtCap(1);
-        final Processor proc = pool.processors[0];
+        final Processor proc = pool.state.processors[0];
         final Carrier carrier = proc.holder();
         final Carrier older = HandOffVersusReturnStress.waitingSpare(pool, HandOffVersusReturnStress.SPARE_SERIAL);
         final Carrier racing = HandOffVersusReturnStress.waitingSpare(pool, HandOffVersusReturnStress.SPARE_SERIAL + 1);

@@ -92,7 +92,7 @@ public class StalePushVersusParkStress {
     /** Processor 0 run by a carrier in a task, about to lose it to a prepared spare; carrier 1 searching. */
     static final class Pair {
         final CarrierPool pool = HandOffVersusReturnStress.poolAtCap(2);
-        final Processor proc = pool.processors[0];
+        final Processor proc = pool.state.processors[0];
         final Carrier stale = proc.holder();
         final Carrier newHolder = HandOffVersusReturnStress.waitingSpare(pool, HandOffVersusReturnStress.SPARE_SERIAL);
         final long seenByMonitor;
@@ -101,26 +101,26 @@ public class StalePushVersusParkStress {
         Pair() {
             proc.beginTask(stale);
             seenByMonitor = proc.state();
-            if (!pool.processors[1].holder().tryBeginSearching()) {
+            if (!pool.state.processors[1].holder().tryBeginSearching()) {
                 throw new IllegalStateException("a fresh pool must admit a searcher");
             }
         }
 
         /** The stale carrier's virtual thread wakes another, as {@code CarrierPool.execute} does on a carrier. */
         void push() {
-            pool.afterLocalPush(stale.pushLocal(proc, woken));
+            pool.wakeups.afterLocalPush(stale.pushLocal(proc, woken));
         }
 
         /** The monitor hands processor 0 to the spare, and the spare takes it, as {@code Carrier.run} does. */
         void handOff() {
-            if (!pool.retake(proc, seenByMonitor)) {
+            if (!pool.wakeups.retake(proc, seenByMonitor)) {
                 throw new IllegalStateException("nobody else changes processor 0's state");
             }
             newHolder.p = newHolder.takeHanded();
         }
 
         void result(III_Result r) {
-            r.r2 = pool.idle.contains(proc.index) ? 1 : 0;
+            r.r2 = pool.state.idle.contains(proc.index) ? 1 : 0;
             r.r3 = proc.runQueue.pollRunNext() == woken ? 1 : 0;
         }
     }

@@ -37,13 +37,13 @@ public class TimerArmVersusWatcherStress {
     private final Timer early = new Timer(() -> { }, base + TimeUnit.SECONDS.toNanos(5));
 
     public TimerArmVersusWatcherStress() {
-        pool.processors[1].timers.arm(new Timer(() -> { }, base + TimeUnit.SECONDS.toNanos(10)));
-        pool.idle.add(0);
+        pool.state.processors[1].timers.arm(new Timer(() -> { }, base + TimeUnit.SECONDS.toNanos(10)));
+        pool.state.idle.add(0);
     }
 
     @Actor
     public void idleCarrierDecidesHowLongToSleep(II_Result r) {
-        long until = pool.timers.watch.watchDeadline(pool.processors[0]);
+        long until = pool.watch.watchDeadline(pool.state.processors[0]);
         r.r1 = until == early.deadline() ? 1 : until == early.deadline() + TimeUnit.SECONDS.toNanos(5) ? 2 : 0;
     }
 

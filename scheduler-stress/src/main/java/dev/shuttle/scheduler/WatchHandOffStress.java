@@ -35,24 +35,24 @@ public class WatchHandOffStress {
 
     public WatchHandOffStress() {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        pool.processors[1].timers.arm(new Timer(() -> { }, deadline));
-        pool.idle.add(1);
-        if (pool.timers.watch.watchDeadline(pool.processors[1]) != deadline) {
+        pool.state.processors[1].timers.arm(new Timer(() -> { }, deadline));
+        pool.state.idle.add(1);
+        if (pool.watch.watchDeadline(pool.state.processors[1]) != deadline) {
             throw new IllegalStateException("set-up: carrier 1 must watch");
         }
     }
 
     @Actor
     public void watcherGetsUp(II_Result r) {
-        TimerWatch watch = pool.timers.watch;
+        TimerWatch watch = pool.watch;
         watch.stopWatching(1);
-        pool.idle.tryRemove(1);
-        r.r1 = watch.handOffWatch(pool.processors[1]);
+        pool.state.idle.tryRemove(1);
+        r.r1 = watch.handOffWatch(pool.state.processors[1]);
     }
 
     @Actor
     public void carrierGoesToSleep(II_Result r) {
-        pool.idle.add(0);
-        r.r2 = pool.timers.watch.watchDeadline(pool.processors[0]) != TimerHeap.NONE ? 1 : 0;
+        pool.state.idle.add(0);
+        r.r2 = pool.watch.watchDeadline(pool.state.processors[0]) != TimerHeap.NONE ? 1 : 0;
     }
 }
