@@ -1,47 +1,31 @@
 package dev.shuttle.scheduler;
 
 import java.lang.System.Logger.Level;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;
 
 /**
- * A carrier thread (Go's M): runs the scheduling loop of the {@link Processor} it holds, and virtual threads on it.
- * Without a processor (it was handed to another carrier while this one was stuck) it finishes the virtual thread it
- * runs, then waits as a spare in {@link SpareCarriers} until it is given one or its keep-alive runs out.
+ * The carrier loop (Go's {@code schedule} and {@code findRunnable} on an M): runs the scheduling loop of the
+ * {@link Processor} its thread holds, and virtual threads on it. Without a processor (it was handed to another carrier
+ * while this one was stuck) it finishes the virtual thread it runs, then waits as a spare in {@link SpareCarriers}
+ * until it is given one or its keep-alive runs out. What other threads may read or hand it is in
+ * {@link CarrierThread}; this class is the top of the call graph below the executor, and nothing it calls calls it.
  *
- * <p>Fields marked "owner" are read and written by this thread only (a virtual thread mounted here runs on this
- * thread too, so the scheduler's entry points reach them through {@code currentCarrier}).
+ * <p>Fields marked "owner" are read and written by this thread only.
  *
  * <p>It answers the JDK's questions about its carrier through {@link IntPredicate}, the one interface code in
  * {@code java.base} can call on it (Shuttle's classes are not visible there): {@link CarrierHooksTransformer} makes
  * {@code ForkJoinWorkerThread.hasKnownQueuedWork} and {@code jdk.internal.misc.Blocker} ask a carrier that is an
  * {@code IntPredicate}.
  */
-final class Carrier extends Thread implements IntPredicate {
+final class Carrier extends CarrierThread implements IntPredicate {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
     /** Go's {@code schedtick % 61}: how often a carrier serves the global queue before its own. */
     static final int GLOBAL_FAIRNESS_TICKS = 61;
     /** Consecutive runNext picks before the queue gets a turn (Go bounds the pair by a shared time slice). */
     static final int RUN_NEXT_LIMIT = 61;
     private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
-    static final int SPARE_RUNNING = 0;
-    static final int SPARE_WAITING = 1;
-    static final int SPARE_CLAIMED = 2;
-    static final int SPARE_EXITING = 3;
-    private static final VarHandle SPARE_STATE;
 
-    static {
-        try {
-            SPARE_STATE = MethodHandles.lookup().findVarHandle(Carrier.class, "spareState", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    /** The scheduler this carrier serves: whoever submits or arms from it asks whether it is theirs. */
-    final PoolState state;
     private final TimerDeadlines deadlines;
     private final MonitorSignal monitor;
     private final SpareCarriers spares;
@@ -49,28 +33,14 @@ final class Carrier extends Thread implements IntPredicate {
     private final TimerWatch watch;
     private final Resize resize;
     private final TimerService timers;
-    /** Unique in the pool; part of a held processor's state word. */
-    final int serial;
-    /** Owner: the processor this carrier holds, or null. */
-    Processor p;
-    /** A processor given to this carrier while it waited as a spare; see {@link SpareCarriers}. */
-    private volatile Processor handed;
-    /** {@link #SPARE_RUNNING} and the spare-waiting states; see {@link SpareCarriers}. */
-    @SuppressWarnings("unused") // accessed through SPARE_STATE
-    private volatile int spareState;
-    /** Owner: the task being run, so that a thread re-submitting itself goes to the tail, not to runNext. */
-    private Runnable current;
     /** Owner: whether this carrier is counted in {@code state.searching}. */
     private boolean spinning;
     /** Owner: inside a marked blocking call that moved the processor to phase BLOCKING. */
     private boolean blocking;
-    /** Set when the thread starts; read by the monitor. */
-    private volatile ThreadActivity activity;
 
     Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, SpareCarriers spares, Wakeups wakeups,
             TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
-        super(group, null, "shuttle-carrier-" + serial, 0, false);
-        this.state = state;
+        super(state, group, serial, initial);
         this.deadlines = deadlines;
         this.monitor = monitor;
         this.spares = spares;
@@ -78,14 +48,11 @@ final class Carrier extends Thread implements IntPredicate {
         this.watch = watch;
         this.resize = resize;
         this.timers = timers;
-        this.serial = serial;
-        this.p = initial;
-        setDaemon(true);
     }
 
     @Override
     public void run() {
-        activity = ThreadActivity.ofCurrentThread();
+        recordActivity();
         TimerSlack.lowerForCurrentThread();
         try {
             while (!state.isStopping()) {
@@ -424,22 +391,6 @@ final class Carrier extends Thread implements IntPredicate {
     }
 
     /**
-     * The task being run, read by the monitor for its JFR events: a racy read of an owner field, which may name the
-     * task that just ended; a diagnostic can live with that.
-     */
-    Runnable currentTask() {
-        return current;
-    }
-
-    /**
-     * True in the scheduling loop itself, false while a task runs. Exact for the owner; another thread (the
-     * management counts) reads a plain field and gets an estimate.
-     */
-    boolean isBetweenTasks() {
-        return current == null;
-    }
-
-    /**
      * Work an idle carrier can see: its own queue (empty by invariant when it parks; looked at in case the invariant
      * was broken), the global queue, or a busy processor's queue. An idle processor's queue is empty, so it is
      * skipped.
@@ -458,52 +409,5 @@ final class Carrier extends Thread implements IntPredicate {
             }
         }
         return false;
-    }
-
-    /** Nanoseconds this thread was on a CPU or waiting for one, or -1 if unknown; see {@link ThreadActivity}. */
-    long activeNanos() {
-        ThreadActivity a = activity;
-        return a == null ? -1 : a.activeNanos();
-    }
-
-    /** Whether this thread is on a CPU or runnable right now, as far as known; see {@link ThreadActivity}. */
-    boolean isKnownRunnable() {
-        ThreadActivity a = activity;
-        return a != null && a.isKnownRunnable();
-    }
-
-    /** A {@link SpareCarriers} waiter: claims this waiting spare for a hand-off. */
-    boolean claimSpare() {
-        return SPARE_STATE.compareAndSet(this, SPARE_WAITING, SPARE_CLAIMED);
-    }
-
-    /** A claimed spare that was not needed after all (the processor it was for was taken back) waits again. */
-    void unclaimSpare() {
-        SPARE_STATE.setVolatile(this, SPARE_WAITING);
-    }
-
-    /** This spare, its keep-alive over, ends unless a hand-off claimed it first. */
-    boolean retireSpare() {
-        return SPARE_STATE.compareAndSet(this, SPARE_WAITING, SPARE_EXITING);
-    }
-
-    void beginWaitingAsSpare() {
-        SPARE_STATE.setVolatile(this, SPARE_WAITING);
-    }
-
-    /** Gives a claimed spare its processor and wakes it. */
-    void hand(Processor proc) {
-        handed = proc;
-        LockSupport.unpark(this);
-    }
-
-    /** The processor handed to this spare, taken once; null if none yet. */
-    Processor takeHanded() {
-        Processor proc = handed;
-        if (proc != null) {
-            handed = null;
-            SPARE_STATE.setVolatile(this, SPARE_RUNNING);
-        }
-        return proc;
     }
 }

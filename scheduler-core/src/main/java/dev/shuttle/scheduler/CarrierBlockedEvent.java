@@ -45,7 +45,7 @@ final class CarrierBlockedEvent extends jdk.jfr.Event {
     String stack;
 
     /** The monitor, after a hand-off from {@code carrier}: records it if the event is enabled. */
-    static void emit(String scheduler, Carrier carrier, long blockedFor, boolean marked) {
+    static void emit(String scheduler, CarrierThread carrier, long blockedFor, boolean marked) {
         CarrierBlockedEvent e = new CarrierBlockedEvent();
         if (!e.isEnabled()) {
             return;
@@ -61,7 +61,7 @@ final class CarrierBlockedEvent extends jdk.jfr.Event {
     }
 
     /** The virtual thread {@code carrier} runs, or null: between tasks, or if its task is not a virtual thread's. */
-    static Thread runningOn(Carrier carrier) {
+    static Thread runningOn(CarrierThread carrier) {
         Runnable task = carrier == null ? null : carrier.currentTask();
         return task == null ? null : JdkVirtualThreads.threadOf(task);
     }

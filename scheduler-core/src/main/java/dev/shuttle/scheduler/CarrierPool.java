@@ -34,7 +34,7 @@ final class CarrierPool extends ForkJoinPool {
     final Resize resize;
     final TimerService timers;
     final Monitor monitor;
-    private final Carrier[] initialCarriers;
+    private final CarrierThread[] initialCarriers;
 
     /** A pool with the builder's defaults for the carrier options (no time slice). */
     CarrierPool(int parallelism, SpinPolicy spin) {
@@ -53,7 +53,7 @@ final class CarrierPool extends ForkJoinPool {
         this.timers = new TimerService(state, watch, resize);
         this.monitor = new Monitor(state, deadlines, wakeups, watch, monitorSignal, timeSliceNanos);
         Processor[] initial = state.processors;
-        this.initialCarriers = new Carrier[parallelism];
+        this.initialCarriers = new CarrierThread[parallelism];
         for (int i = 0; i < parallelism; i++) {
             initialCarriers[i] = spares.createInitial(initial[i]);
         }
@@ -65,7 +65,7 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     void start() {
-        for (Carrier c : initialCarriers) {
+        for (CarrierThread c : initialCarriers) {
             c.start();
         }
         monitor.start();

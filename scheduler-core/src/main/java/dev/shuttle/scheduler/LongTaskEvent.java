@@ -69,7 +69,7 @@ final class LongTaskEvent extends jdk.jfr.Event {
         if (!e.isEnabled()) {
             return;
         }
-        Carrier carrier = proc.holder();
+        CarrierThread carrier = proc.holder();
         Thread vthread = CarrierBlockedEvent.runningOn(carrier);
         e.scheduler = scheduler;
         e.carrier = carrier == null ? null : carrier.getName();

@@ -66,7 +66,7 @@ final class Monitor implements Runnable {
     private long[] seenState;
     private int[] seenTick;
     private long[] seenSince;
-    /** Monitor-owned: the holder's {@link Carrier#activeNanos} at the last look, -1 if not read. */
+    /** Monitor-owned: the holder's {@link CarrierThread#activeNanos} at the last look, -1 if not read. */
     private long[] seenCpu;
     /** Monitor-owned: the holder looked blocked at the last look too (see {@link #lookAt}). */
     private boolean[] seenOffCpu;
@@ -262,7 +262,7 @@ final class Monitor implements Runnable {
         if (phase == Processor.BLOCKING) {
             return retakeBlocked(proc, word, now - seenSince[i], true);
         }
-        Carrier holder = proc.holder();
+        CarrierThread holder = proc.holder();
         long cpu = activeNanos(holder);
         // Read only for a processor already stuck with work waiting: the first such look takes the baseline. The
         // counters lag a carrier on a CPU by up to a scheduler tick, so its state must say it is not runnable too.
@@ -292,7 +292,7 @@ final class Monitor implements Runnable {
 
     /** A retake from a carrier blocked in the kernel, recorded as {@link CarrierBlockedEvent} when enabled. */
     private boolean retakeBlocked(Processor proc, long word, long stuckFor, boolean marked) {
-        Carrier blocked = proc.holder();
+        CarrierThread blocked = proc.holder();
         if (!retake(proc, word)) {
             return false;
         }
@@ -308,7 +308,7 @@ final class Monitor implements Runnable {
         return true;
     }
 
-    private static long activeNanos(Carrier c) {
+    private static long activeNanos(CarrierThread c) {
         return c == null ? -1 : c.activeNanos();
     }
 

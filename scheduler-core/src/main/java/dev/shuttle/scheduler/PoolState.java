@@ -10,6 +10,8 @@ import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
  * searching, parking, the monitor, resizing) can sit above it and call downward only.
  */
 final class PoolState {
+    /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
+    static final int MAX_PARALLELISM = 0x7fff;
     /**
      * The processors in use, {@code parallelism} of them; replaced, never written in place, by a {@link Resize}. Hot
      * paths read it once per use and index only the array they read.
@@ -21,7 +23,7 @@ final class PoolState {
      * timer watcher's) stay valid in it whatever resize happened since.
      */
     private volatile Processor[] created;
-    final IdleSet idle = new IdleSet(ShuttleScheduler.MAX_PARALLELISM);
+    final IdleSet idle = new IdleSet(MAX_PARALLELISM);
     /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
     final AtomicInteger searching = new AtomicInteger();
     /** Processors in phase BLOCKING: a waker that finds no idle processor may take one of those instead. */

@@ -118,7 +118,7 @@ final class Processor {
     @SuppressWarnings("unused") // accessed through STATE
     private volatile long state;
     /** The carrier thread that holds this processor; written before the holder is unparked with it. */
-    private volatile Carrier holder;
+    private volatile CarrierThread holder;
     /**
      * The tick at which the {@link Monitor} last saw this processor stand still with work waiting: while the tick is
      * still this, thieves may take its runNext. Starts at a tick the processor reaches only after 2^32 - 1 ticks.
@@ -139,7 +139,7 @@ final class Processor {
         this.spinBudget = new SpinBudget(spin);
     }
 
-    static long word(Carrier carrier, int phase) {
+    static long word(CarrierThread carrier, int phase) {
         return ((long) carrier.serial << PHASE_BITS) | phase;
     }
 
@@ -148,7 +148,7 @@ final class Processor {
     }
 
     /** Gives this processor, in phase LOOP, to {@code carrier} before that carrier first runs: no race yet. */
-    void bindInitial(Carrier carrier) {
+    void bindInitial(CarrierThread carrier) {
         holder = carrier;
         STATE.setVolatile(this, word(carrier, LOOP));
     }
@@ -170,7 +170,7 @@ final class Processor {
         return state() == RETIRED_WORD;
     }
 
-    Carrier holder() {
+    CarrierThread holder() {
         return holder;
     }
 
@@ -199,22 +199,22 @@ final class Processor {
     }
 
     /** Holder, in phase LOOP: a task starts. */
-    void beginTask(Carrier self) {
+    void beginTask(CarrierThread self) {
         STATE.setRelease(this, word(self, TASK));
     }
 
     /** Holder: the task ended; false if the processor was handed to another carrier meanwhile. */
-    boolean endTask(Carrier self) {
+    boolean endTask(CarrierThread self) {
         return STATE.compareAndSet(this, word(self, TASK), word(self, LOOP));
     }
 
     /** Holder, inside a task: a marked blocking call begins; false if the processor is no longer ours. */
-    boolean enterBlocking(Carrier self) {
+    boolean enterBlocking(CarrierThread self) {
         return STATE.compareAndSet(this, word(self, TASK), word(self, BLOCKING));
     }
 
     /** Holder: the marked blocking call returned; false if the processor was handed off meanwhile. */
-    boolean exitBlocking(Carrier self) {
+    boolean exitBlocking(CarrierThread self) {
         return STATE.compareAndSet(this, word(self, BLOCKING), word(self, TASK));
     }
 
@@ -222,7 +222,7 @@ final class Processor {
      * Hands this processor, seen in state {@code expected} (phase TASK or BLOCKING), to {@code to}: on success
      * {@code to} holds it in phase LOOP and must be started or unparked by the caller.
      */
-    boolean tryRetake(long expected, Carrier to) {
+    boolean tryRetake(long expected, CarrierThread to) {
         if (phaseOf(expected) == LOOP || !STATE.compareAndSet(this, expected, word(to, LOOP))) {
             return false;
         }
@@ -232,7 +232,7 @@ final class Processor {
 
     /** Unparks whichever carrier holds this processor (an idle processor's carrier sleeps with it). */
     void unparkHolder() {
-        Carrier c = holder;
+        CarrierThread c = holder;
         if (c != null) {
             LockSupport.unpark(c);
         }

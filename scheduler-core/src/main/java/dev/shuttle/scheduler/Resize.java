@@ -46,8 +46,8 @@ final class Resize {
      * @throws IllegalStateException if the scheduler is closing
      */
     int setParallelism(int size) {
-        if (size < 1 || size > ShuttleScheduler.MAX_PARALLELISM) {
-            throw new IllegalArgumentException("parallelism must be between 1 and " + ShuttleScheduler.MAX_PARALLELISM
+        if (size < 1 || size > PoolState.MAX_PARALLELISM) {
+            throw new IllegalArgumentException("parallelism must be between 1 and " + PoolState.MAX_PARALLELISM
                     + ", was " + size);
         }
         lock.lock();
@@ -77,7 +77,7 @@ final class Resize {
         Processor[] created = state.everCreated();
         Processor[] all = created.length >= size ? created : Arrays.copyOf(created, size);
         Processor[] next = Arrays.copyOf(old, size);
-        Carrier[] carriers = new Carrier[size - old.length];
+        CarrierThread[] carriers = new CarrierThread[size - old.length];
         spares.raiseCap(size);
         for (int i = old.length; i < size; i++) {
             Processor proc = all[i] != null ? all[i] : new Processor(state.global, state.spin, i, size);

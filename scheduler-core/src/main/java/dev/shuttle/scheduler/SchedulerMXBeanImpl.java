@@ -190,7 +190,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
         ProcessorState[] states = new ProcessorState[all.length];
         for (int i = 0; i < all.length; i++) {
             Processor p = all[i];
-            Carrier holder = p.holder();
+            CarrierThread holder = p.holder();
             states[i] = new ProcessorState(i, phaseName(p), holder == null ? "" : holder.getName(),
                     p.runQueue.size(), p.tick(), p.tasksRun);
         }

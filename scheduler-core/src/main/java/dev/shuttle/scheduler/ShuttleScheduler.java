@@ -42,7 +42,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ShuttleScheduler implements AutoCloseable {
     /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
-    public static final int MAX_PARALLELISM = 0x7fff;
+    public static final int MAX_PARALLELISM = PoolState.MAX_PARALLELISM;
 
     private final CarrierPool pool;
     private final SchedulerMXBeanImpl management;
@@ -213,7 +213,7 @@ public final class ShuttleScheduler implements AutoCloseable {
                     + " Shuttle's agent); it lives as long as the JVM and cannot be closed");
         }
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        if (carrier instanceof Carrier c && c.state == pool.state) {
+        if (carrier instanceof CarrierThread c && c.state == pool.state) {
             throw new IllegalStateException("close() called from a virtual thread of this scheduler would wait for"
                     + " itself; close it from another thread");
         }

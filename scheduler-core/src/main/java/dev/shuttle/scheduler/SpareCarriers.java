@@ -37,9 +37,9 @@ final class SpareCarriers {
      */
     private final ThreadGroup group;
     /** Waiting spares, most recently parked first (its stack is warmest); may hold claimed or ended ones. */
-    private final ConcurrentLinkedDeque<Carrier> waiting = new ConcurrentLinkedDeque<>();
+    private final ConcurrentLinkedDeque<CarrierThread> waiting = new ConcurrentLinkedDeque<>();
     /** Every carrier thread created and not yet ended, for {@code close} to join. */
-    private final Set<Carrier> live = ConcurrentHashMap.newKeySet();
+    private final Set<CarrierThread> live = ConcurrentHashMap.newKeySet();
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicInteger nextSerial = new AtomicInteger();
     /** Processors handed from a stuck carrier to another one. */
@@ -61,9 +61,9 @@ final class SpareCarriers {
     }
 
     /** The processors' first carriers, one each, not yet started. */
-    Carrier createInitial(Processor proc) {
+    CarrierThread createInitial(Processor proc) {
         count.incrementAndGet();
-        Carrier c = newCarrier.create(group, nextSerial.getAndIncrement(), proc);
+        CarrierThread c = newCarrier.create(group, nextSerial.getAndIncrement(), proc);
         proc.bindInitial(c);
         live.add(c);
         return c;
@@ -73,8 +73,8 @@ final class SpareCarriers {
      * A resize adds {@code proc}: binds it, in phase LOOP, to a waiting spare or to a new carrier thread (whatever the
      * cap: the cap is at least the parallelism), which {@link #launch} then wakes or starts.
      */
-    Carrier bindCarrier(Processor proc) {
-        Carrier c = claimWaiting();
+    CarrierThread bindCarrier(Processor proc) {
+        CarrierThread c = claimWaiting();
         if (c == null) {
             return createInitial(proc);
         }
@@ -83,7 +83,7 @@ final class SpareCarriers {
     }
 
     /** Starts the carrier {@link #bindCarrier} bound to {@code proc}, or hands {@code proc} to it if it was a spare. */
-    void launch(Carrier c, Processor proc) {
+    void launch(CarrierThread c, Processor proc) {
         if (c.getState() == Thread.State.NEW) {
             c.start();
         } else {
@@ -103,7 +103,7 @@ final class SpareCarriers {
      * spare or new carrier thread. Returns false if the state changed meanwhile or no thread may be added.
      */
     boolean handOff(Processor proc, long expected) {
-        Carrier spare = claimWaiting();
+        CarrierThread spare = claimWaiting();
         boolean fresh = false;
         if (spare == null) {
             spare = createIfBelowCap();
@@ -133,8 +133,8 @@ final class SpareCarriers {
         return true;
     }
 
-    private Carrier claimWaiting() {
-        Carrier c;
+    private CarrierThread claimWaiting() {
+        CarrierThread c;
         while ((c = waiting.pollFirst()) != null) {
             if (c.claimSpare()) {
                 return c;
@@ -143,7 +143,7 @@ final class SpareCarriers {
         return null;
     }
 
-    private Carrier createIfBelowCap() {
+    private CarrierThread createIfBelowCap() {
         for (int n = count.get(); ; n = count.get()) {
             if (n >= maxCarriers) {
                 if (!warnedAtCap) {
@@ -164,7 +164,7 @@ final class SpareCarriers {
      * A carrier without a processor waits here: returns the processor it is handed, or null when its keep-alive ran
      * out or the pool stops (the carrier then ends).
      */
-    Processor awaitProcessor(Carrier self) {
+    Processor awaitProcessor(CarrierThread self) {
         beginWaiting(self);
         long deadline = System.nanoTime() + keepAliveNanos;
         for (;;) {
@@ -185,13 +185,13 @@ final class SpareCarriers {
      * The first, non-blocking step of {@link #awaitProcessor}: {@code self} becomes a waiting spare that a hand-off may
      * claim. Apart, with {@link #retire}, so that {@code SpareClaimVersusRetireStress} can play the spare.
      */
-    void beginWaiting(Carrier self) {
+    void beginWaiting(CarrierThread self) {
         self.beginWaitingAsSpare();
         waiting.addFirst(self);
     }
 
     /** The spare's keep-alive ran out: it ends, unless a hand-off claimed it first (then it waits to be handed). */
-    boolean retire(Carrier self) {
+    boolean retire(CarrierThread self) {
         if (!self.retireSpare()) {
             return false;
         }
@@ -200,13 +200,13 @@ final class SpareCarriers {
     }
 
     /** A carrier thread ends. */
-    void ended(Carrier c) {
+    void ended(CarrierThread c) {
         if (live.remove(c)) {
             count.decrementAndGet();
         }
     }
 
-    /** Carrier threads alive now: the processors' carriers, spares, and carriers that lost a processor. */
+    /** CarrierThread threads alive now: the processors' carriers, spares, and carriers that lost a processor. */
     int carrierThreads() {
         return count.get();
     }
@@ -216,10 +216,10 @@ final class SpareCarriers {
         return maxCarriers;
     }
 
-    /** Carrier threads running a virtual thread now; a racy estimate. */
+    /** CarrierThread threads running a virtual thread now; a racy estimate. */
     int mountedCount() {
         int mounted = 0;
-        for (Carrier c : live) {
+        for (CarrierThread c : live) {
             if (!c.isBetweenTasks()) {
                 mounted++;
             }
@@ -229,15 +229,15 @@ final class SpareCarriers {
 
     /** Wakes every waiting spare so that it sees the pool stopping. */
     void stop() {
-        for (Carrier c : waiting) {
+        for (CarrierThread c : waiting) {
             LockSupport.unpark(c);
         }
     }
 
     void joinAll() throws InterruptedException {
         for (;;) {
-            Carrier any = null;
-            for (Carrier c : live) {
+            CarrierThread any = null;
+            for (CarrierThread c : live) {
                 any = c;
                 break;
             }
@@ -255,6 +255,6 @@ final class SpareCarriers {
      */
     @FunctionalInterface
     interface NewCarrier {
-        Carrier create(ThreadGroup group, int serial, Processor initial);
+        CarrierThread create(ThreadGroup group, int serial, Processor initial);
     }
 }

@@ -73,7 +73,7 @@ final class TimerService {
     /** Arms {@code timer} and makes sure a carrier will be awake for it; returns whether that woke a carrier. */
     boolean arm(Timer timer) {
         Thread carrier = JdkVirtualThreads.currentCarrier();
-        Processor proc = carrier instanceof Carrier c && c.state == state ? c.p : null;
+        Processor proc = carrier instanceof CarrierThread c && c.state == state ? c.p : null;
         boolean onCarrier = proc != null;
         boolean woke = false;
         int selfFiring = BackupWatch.NO_HOLDER;

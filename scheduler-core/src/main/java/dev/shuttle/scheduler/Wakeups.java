@@ -104,7 +104,7 @@ final class Wakeups {
      * monitor or a waker that finds no idle processor may hand it to another carrier. Returns false if {@code proc}
      * is no longer {@code self}'s. A CAS and a count only: nothing here can unmount the calling virtual thread.
      */
-    boolean enterBlocking(Processor proc, Carrier self) {
+    boolean enterBlocking(Processor proc, CarrierThread self) {
         if (!proc.enterBlocking(self)) {
             return false;
         }
@@ -113,14 +113,14 @@ final class Wakeups {
     }
 
     /** Hands {@code proc}, just put in phase BLOCKING by {@code self}, to another carrier at once if work waits. */
-    void handOffIfWorkWaits(Processor proc, Carrier self) {
+    void handOffIfWorkWaits(Processor proc, CarrierThread self) {
         if (proc.hasWaitingWork(System.nanoTime()) || (state.idle.count() == 0 && state.hasGlobalWork())) {
             retake(proc, Processor.word(self, Processor.BLOCKING));
         }
     }
 
     /** Go's {@code exitsyscall}: takes {@code proc} back if nobody took it; returns false if it was taken. */
-    boolean exitBlocking(Processor proc, Carrier self) {
+    boolean exitBlocking(Processor proc, CarrierThread self) {
         if (!proc.exitBlocking(self)) {
             return false;
         }

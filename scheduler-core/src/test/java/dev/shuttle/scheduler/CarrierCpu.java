@@ -13,7 +13,7 @@ final class CarrierCpu {
     static long nanos(CarrierPool pool) {
         long sum = 0;
         for (Processor proc : pool.state.processors) {
-            Carrier c = proc.holder();
+            CarrierThread c = proc.holder();
             sum += THREADS.getThreadCpuTime(c.threadId());
         }
         return sum;

@@ -476,7 +476,8 @@ class ShuttleSchedulerTest {
     void carriersParkWhenThereIsNoWork() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
             tokenRing(shuttle, 16, 10_000);
-            List<Carrier> carriers = Arrays.stream(shuttle.pool().state.processors).map(Processor::holder).toList();
+            List<CarrierThread> carriers =
+                    Arrays.stream(shuttle.pool().state.processors).map(Processor::holder).toList();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             List<Thread.State> states;
             do {

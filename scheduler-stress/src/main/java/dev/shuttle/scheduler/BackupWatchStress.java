@@ -105,7 +105,7 @@ public class BackupWatchStress {
         @Actor
         public void backupGivesUpAndLooks(II_Result r) {
             pool.watch.backup.release(0, BackupWatch.QUIET);
-            r.r1 = pool.state.processors[0].holder().workInSight() ? 1 : 0;
+            r.r1 = ((Carrier) pool.state.processors[0].holder()).workInSight() ? 1 : 0;
         }
     }
 
@@ -145,7 +145,7 @@ public class BackupWatchStress {
         @Actor
         public void watcherGivesUpAndLooks(II_Result r) {
             pool.watch.stopWatching(0);
-            r.r1 = pool.state.processors[0].holder().workInSight() ? 1 : 0;
+            r.r1 = ((Carrier) pool.state.processors[0].holder()).workInSight() ? 1 : 0;
         }
     }
 

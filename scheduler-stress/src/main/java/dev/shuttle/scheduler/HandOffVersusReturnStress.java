@@ -105,7 +105,8 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void carrierBlocksBriefly(IIII_Result r) {
-            r.r1 = s.pool.wakeups.enterBlocking(s.proc, s.carrier) && s.pool.wakeups.exitBlocking(s.proc, s.carrier) ? 1 : 0;
+            Wakeups wakeups = s.pool.wakeups;
+            r.r1 = wakeups.enterBlocking(s.proc, s.carrier) && wakeups.exitBlocking(s.proc, s.carrier) ? 1 : 0;
         }
 
         @Actor
@@ -135,7 +136,7 @@ public class HandOffVersusReturnStress {
     static final class InTask {
         final CarrierPool pool = poolAtCap(1);
         final Processor proc = pool.state.processors[0];
-        final Carrier carrier = proc.holder();
+        final Carrier carrier = (Carrier) proc.holder();
         final Carrier spare = waitingSpare(pool, SPARE_SERIAL);
 
         InTask() {
@@ -150,7 +151,7 @@ public class HandOffVersusReturnStress {
         void result(IIII_Result r, int phase) {
             r.r3 = pool.state.blocking.get();
             long state = proc.state();
-            Carrier holder = proc.holder();
+            Carrier holder = (Carrier) proc.holder();
             Processor handed = spare.takeHanded();
             if (state == Processor.word(carrier, phase) && holder == carrier && handed == null && spare.claimSpare()) {
                 r.r4 = 1;

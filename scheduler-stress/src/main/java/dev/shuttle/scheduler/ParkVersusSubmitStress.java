@@ -32,7 +32,7 @@ public class ParkVersusSubmitStress {
 
         @Actor
         public void carrierParks(II_Result r) {
-            r.r1 = pool.state.processors[0].holder().prepareToPark() ? 1 : 0;
+            r.r1 = ((Carrier) pool.state.processors[0].holder()).prepareToPark() ? 1 : 0;
         }
 
         @Actor
@@ -60,14 +60,14 @@ public class ParkVersusSubmitStress {
         final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FromSearching() {
-            if (!pool.state.processors[0].holder().tryBeginSearching()) {
+            if (!((Carrier) pool.state.processors[0].holder()).tryBeginSearching()) {
                 throw new IllegalStateException("a fresh pool must admit a searcher");
             }
         }
 
         @Actor
         public void carrierParks(II_Result r) {
-            r.r1 = pool.state.processors[0].holder().prepareToPark() ? 1 : 0;
+            r.r1 = ((Carrier) pool.state.processors[0].holder()).prepareToPark() ? 1 : 0;
         }
 
         @Actor

@@ -111,6 +111,6 @@ public class PhantomSearcherStress {
         if (!pool.state.idle.tryRemove(0)) {
             return 2;
         }
-        return pool.state.processors[0].holder().prepareToPark() ? 1 : 0;
+        return ((Carrier) pool.state.processors[0].holder()).prepareToPark() ? 1 : 0;
     }
 }

@@ -58,7 +58,7 @@ public class RetireVersusPushStress {
     static final class Retiring {
         final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
         final Processor proc = pool.state.processors[1];
-        final Carrier carrier = proc.holder();
+        final Carrier carrier = (Carrier) proc.holder();
         final Runnable woken = () -> { };
 
         Retiring() {

@@ -43,7 +43,8 @@ public class RunNextWatchStress {
 
     @Actor
     public void busyCarrierHandsOff(III_Result r) {
-        boolean onlyRunNext = pool.state.processors[0].holder().pushLocal(pool.state.processors[0], woken);
+        Processor proc = pool.state.processors[0];
+        boolean onlyRunNext = ((Carrier) proc.holder()).pushLocal(proc, woken);
         pool.wakeups.afterLocalPush(onlyRunNext);
         r.r1 = onlyRunNext ? 1 : 0;
     }

@@ -93,7 +93,7 @@ public class SpareClaimVersusRetireStress {
     static final class Spares {
         final CarrierPool pool = HandOffVersusReturnStress.poolAtCap(1);
         final Processor proc = pool.state.processors[0];
-        final Carrier carrier = proc.holder();
+        final Carrier carrier = (Carrier) proc.holder();
         final Carrier older = HandOffVersusReturnStress.waitingSpare(pool, HandOffVersusReturnStress.SPARE_SERIAL);
         final Carrier racing = HandOffVersusReturnStress.waitingSpare(pool, HandOffVersusReturnStress.SPARE_SERIAL + 1);
 

@@ -93,7 +93,7 @@ public class StalePushVersusParkStress {
     static final class Pair {
         final CarrierPool pool = HandOffVersusReturnStress.poolAtCap(2);
         final Processor proc = pool.state.processors[0];
-        final Carrier stale = proc.holder();
+        final Carrier stale = (Carrier) proc.holder();
         final Carrier newHolder = HandOffVersusReturnStress.waitingSpare(pool, HandOffVersusReturnStress.SPARE_SERIAL);
         final long seenByMonitor;
         final Runnable woken = () -> { };
@@ -101,7 +101,7 @@ public class StalePushVersusParkStress {
         Pair() {
             proc.beginTask(stale);
             seenByMonitor = proc.state();
-            if (!pool.state.processors[1].holder().tryBeginSearching()) {
+            if (!((Carrier) pool.state.processors[1].holder()).tryBeginSearching()) {
                 throw new IllegalStateException("a fresh pool must admit a searcher");
             }
         }
