@@ -17,6 +17,41 @@
  * <p>Below, "carrier" and "processor" are the same thing except where a hand-off is involved: a processor normally
  * keeps its carrier for life, and an idle processor's carrier sleeps with it.
  *
+ * <h2>Who calls whom</h2>
+ * One class per job, and every call goes down this list, never up:
+ * <ol>
+ *   <li>{@link dev.shuttle.scheduler.CarrierPool}: the executor the JDK calls ({@code execute}, {@code schedule},
+ *       the MXBean's questions, {@code setParallelism}) and the composition root that builds everything below and
+ *       hands each part the parts it calls. {@link dev.shuttle.scheduler.ShuttleScheduler} is its public face.</li>
+ *   <li>{@link dev.shuttle.scheduler.Carrier}: the carrier loop (fire timers, pick a task, search, park, give up a
+ *       retired processor, wait as a spare), and what a carrier does after it pushed to or lost a processor that
+ *       went elsewhere.</li>
+ *   <li>{@link dev.shuttle.scheduler.Monitor}: Go's {@code sysmon}.</li>
+ *   <li>{@link dev.shuttle.scheduler.TimerService}: arming and firing timers.</li>
+ *   <li>{@link dev.shuttle.scheduler.Resize}: growing and shrinking, and moving a retired processor's tasks and
+ *       timers on.</li>
+ *   <li>{@link dev.shuttle.scheduler.TimerWatch} (who sleeps toward the earliest deadline, and whom new timers or
+ *       fired threads must wake) and {@link dev.shuttle.scheduler.WorkSearch} (search and steal).</li>
+ *   <li>{@link dev.shuttle.scheduler.Wakeups}: {@code wakep}, the blocking hooks, and taking a processor from a
+ *       blocked carrier.</li>
+ *   <li>{@link dev.shuttle.scheduler.SpareCarriers}: the carrier threads a taken processor goes to.</li>
+ *   <li>State that calls nothing above it: {@link dev.shuttle.scheduler.PoolState} (Go's {@code schedt}: the
+ *       processors, the idle set, the searching and blocking counts, the global queue, the stopping flag) with
+ *       {@link dev.shuttle.scheduler.TimerDeadlines} over its timer heaps, {@link dev.shuttle.scheduler.Processor},
+ *       {@link dev.shuttle.scheduler.CarrierThread} (a carrier as other threads see it),
+ *       {@link dev.shuttle.scheduler.MonitorSignal}, {@link dev.shuttle.scheduler.IdleSet},
+ *       {@link dev.shuttle.scheduler.RunQueue}, {@link dev.shuttle.scheduler.BackupWatch} and the spin budget.</li>
+ * </ol>
+ * Why the cut falls there. Waking is where queueing a task, arming a timer, draining a retired processor and the
+ * monitor's rescue all end, so {@code Wakeups} sits below all of them and calls none: the two steps of a stale push
+ * and a lost processor need a resize's drain or a look at the timer heaps, so they are the pushing
+ * {@code Carrier}'s ({@code afterStalePush}, {@code lostProcessor}), and whether a batch of fired threads may go
+ * without a helper is the timer watch's call ({@code TimerWatch.afterFiredPush}). The monitor is woken by a flag and
+ * an unpark ({@code MonitorSignal}), so no carrier or waker calls it. A processor and its carrier thread name each
+ * other as data (its holder, its processor) and call nothing on each other. One callback crosses a layer upward,
+ * {@code SpareCarriers.NewCarrier}: spares make carrier threads, but only the composition root knows what a carrier
+ * calls.
+ *
  * <h2>Where a task goes ({@link dev.shuttle.scheduler.CarrierPool#execute})</h2>
  * <ul>
  *   <li>Submitted on a Shuttle carrier (a thread running there unparks another, or starts one): into that carrier's
@@ -52,12 +87,13 @@
  *       ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle processor's queue is empty, because a carrier parks
  *       only after finding its queue empty, and the one late producer wakes an idle processor it pushed to. This is
  *       what lets stealing skip idle processors without losing work (seed 001).</li>
- *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker. Thieves take it only
+ *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker
+ *       ({@code RunNextSwapStress}; the queue and runNext together: {@code RunQueueStealStress}). Thieves take it only
  *       after their search's first pause, and only from a carrier whose tick did not move meanwhile (its task kept
  *       running: a long task, or a waiter spinning for the thread it just woke), or one the monitor marked stuck;
  *       otherwise it belongs to the owner, which will run it next.</li>
  *   <li>A carrier's idle bit is set by the carrier; it is cleared by whoever wakes it. Clearing is the hand-off:
- *       the one thread whose atomic clear succeeded owns the wake-up.</li>
+ *       the one thread whose atomic clear succeeded owns the wake-up ({@code IdleBitHandOffStress}).</li>
  * </ul>
  *
  * <h2>Searching (Go's {@code nmspinning})</h2>
@@ -72,7 +108,7 @@
  * while searches find nothing and is restored when spinning pays or would have paid. An idle
  * scheduler's carriers are all parked and use no CPU.
  *
- * <h2>Waking (Go's {@code wakep})</h2>
+ * <h2>Waking (Go's {@code wakep}, {@link dev.shuttle.scheduler.Wakeups})</h2>
  * After queueing any work, even a {@code runNext}-only hand-off, the submitter calls {@code wakep} (Go's
  * {@code ready} does too: the current task may keep its carrier busy for long, and the woken searcher takes
  * {@code runNext} from a carrier whose tick stands still). If some carrier is idle and none is searching, it
@@ -89,7 +125,8 @@
  * the re-check sees the task. If (a) comes after (3), then (b) comes after (1) and (2): the submitter sees the idle
  * bit, and sees {@code searching} already lowered by this carrier. If {@code searching} is still non-zero, another
  * carrier is searching; it will find the task or, when it parks, run the same protocol after the task was pushed,
- * and its re-check sees it. The last searcher to park always re-checks after the push or is seen by the pusher.
+ * and its re-check sees it. The last searcher to park always re-checks after the push or is seen by the pusher
+ * ({@code ParkVersusSubmitStress}, for a parking carrier and for the last searcher parking).
  *
  * <p>A non-zero {@code searching} may also be a waker's promise: {@code wakep} raises it before it looks for an
  * idle bit. If the bit it counted on is gone (that carrier got up for a timer), no carrier searches, yet submitters
@@ -102,7 +139,8 @@
  * only at the queues. Go avoids it by holding {@code sched.lock} over the idle list in both places.
  *
  * <p>A woken carrier may find its bit already cleared by itself (its re-check found work and it cleared its own bit)
- * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off. A spare {@code unpark}
+ * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off
+ * ({@code IdleBitHandOffStress}). A spare {@code unpark}
  * permit left behind only makes one later {@code park} return early; the park loop re-checks its bit.
  *
  * <p>No timeout backs this up: an idle scheduler's carriers and its monitor all sleep without one. While any
@@ -120,8 +158,14 @@
  * {@code runNext}-only hand-off wakes nobody: the monitor looks again within its sleep (20 µs, doubling to 10 ms while
  * it finds nothing to do), and a processor whose tick stood still with work waiting is marked stuck (thieves may take
  * its {@code runNext}) and an idle carrier is woken to steal, or, if its carrier is off the CPU, the processor is
- * handed to another carrier thread. The race: a pusher writes {@code runNext}, then reads the monitor's flag; the
- * monitor lowering the flag looks at the slots once more. One of the two sees the other ({@code RunNextWatchStress}).
+ * handed to another carrier thread. The race: a pusher writes {@code runNext}, then reads the monitor's flag in
+ * {@link dev.shuttle.scheduler.MonitorSignal} ({@code Wakeups.afterLocalPush}); the monitor lowering the flag looks
+ * at the slots once more ({@code Monitor.watchRunNext}). One of the two sees the other ({@code RunNextWatchStress}).
+ *
+ * <p>While every processor is idle and no timer is pending, the monitor parks without a timeout. It publishes
+ * {@code asleep} in the signal, then looks at the idle set once more; a carrier leaving the idle set clears its bit,
+ * then reads {@code asleep} and unparks the monitor ({@code MonitorSignal.processorBusy}): one of the two sees the
+ * other ({@code MonitorSleepVersusBusyStress}).
  *
  * <h2>Blocked carriers: hand-offs</h2>
  * A carrier can stop coming back in three ways, and each ends with its processor on another carrier thread (a spare,
@@ -141,7 +185,10 @@
  * </ul>
  * The carrier that lost its processor finishes its virtual thread's current run (more carriers than processors run
  * virtual threads meanwhile, as with the JDK's compensation), then waits as a spare; spares end after
- * {@code keepAlive}, so the thread count returns to {@code parallelism}.
+ * {@code keepAlive}, so the thread count returns to {@code parallelism}. A hand-off claims a waiting spare by CAS on
+ * its {@link dev.shuttle.scheduler.CarrierThread} mailbox, and a spare ends only by the CAS from waiting, so no
+ * claimed spare ends and no ending spare is handed a processor ({@code SpareClaimVersusRetireStress}); the claimer
+ * takes the processor only once it has a thread for it.
  *
  * <h2>Timers</h2>
  * Each carrier owns a {@link dev.shuttle.timers.TimerHeap}. JDK 25 hands a virtual thread's timed park to
@@ -149,7 +196,11 @@
  * timer goes into the heap of the carrier the thread runs on, and no JDK timer thread is ever started. A carrier
  * fires its due timers every tick; a carrier out of work fires due timers of any carrier. One idle carrier, the
  * watcher, parks until the earliest deadline of all heaps; arming an earlier timer unparks it, or wakes an idle
- * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerWatch} has the protocol). The watcher parks
+ * carrier when there is no watcher ({@link dev.shuttle.scheduler.TimerWatch} has the protocol: the watcher publishes
+ * its deadline, then reads the heaps again; an arming thread publishes its timer, then reads the watcher's deadline,
+ * {@code TimerArmVersusWatcherStress}). A watcher that gets up gives the watch up, then unparks another idle carrier to
+ * take it; a carrier going to sleep publishes its idle bit before it reads who watches, so one of the two sees the
+ * other ({@code WatchHandOffStress}). The watcher parks
  * until a little before the deadline, by the 10th percentile of how late its own timed parks return, and spins the
  * rest ({@link dev.shuttle.scheduler.ParkOvershoot}): the spin is at most 100 µs and returns early for any work.
  *
@@ -230,8 +281,9 @@
  * <h2>Threads and closing</h2>
  * The JDK's task is {@code VirtualThread::runContinuation}, a bound method reference; Shuttle reads the thread it
  * captures, and the thread's state, through {@link dev.shuttle.scheduler.JdkVirtualThreads}. A task whose thread is
- * in state {@code STARTED} is a start, and is admitted to the live set (or refused once closing began); after each
- * run the carrier removes the thread from the live set if it has terminated. {@code close()} refuses new threads,
+ * in state {@code STARTED} is a start, and is admitted to the live set (or refused once closing began;
+ * {@code AdmitVersusCloseStress}); after each run the carrier removes the thread from the live set if it has
+ * terminated. {@code close()} refuses new threads,
  * joins the live ones, then stops the carriers. See {@link dev.shuttle.scheduler.ThreadLifecycle} for why the
  * live set is a set.
  *
