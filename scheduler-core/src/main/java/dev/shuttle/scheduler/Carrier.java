@@ -322,7 +322,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             // permit that makes one later park() return early, which the loop in awaitWake absorbs.
             return false;
         }
-        proc.spinBudget.parking();
+        proc.backoff.parking();
         return true;
     }
 
@@ -358,7 +358,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             proc.wakeUps++;
             monitor.processorBusy();
             spinning = true;
-            proc.spinBudget.wokenToSearch();
+            proc.backoff.wokenToSearch();
             if (coveredTimers) {
                 proc.awaySince = System.nanoTime();
                 watch.handOffWatch(proc);

@@ -72,8 +72,8 @@ final class Processor {
     final TimerHeap timers = new TimerHeap();
     /** Holder: how late this processor's timed parks return; the timer watcher parks that much early and spins. */
     final ParkOvershoot parkOvershoot = new ParkOvershoot();
-    /** Holder: how long the next search may pause before parking. */
-    final SpinBudget spinBudget;
+    /** Holder: how the next search pauses, and how long, before parking. */
+    final SearchBackoff backoff;
     /** Holder: {@code tick} of each victim in the first round of a search; grown by the holder after a resize. */
     int[] ticksAtSearchStart;
     /** Holder: runNext picks in a row. */
@@ -136,7 +136,7 @@ final class Processor {
         this.runQueue = new RunQueue(global);
         this.seed = 0x9E3779B9 * (index + 1);
         this.ticksAtSearchStart = new int[parallelism];
-        this.spinBudget = new SpinBudget(spin);
+        this.backoff = new SearchBackoff(spin);
     }
 
     static long word(CarrierThread carrier, int phase) {

@@ -2,7 +2,8 @@ package dev.shuttle.scheduler;
 
 /**
  * How long a carrier that ran out of work keeps searching before it parks (seed 000: spin briefly, then yield,
- * then park; never spin unbounded). A round is one pass over the global queue and every busy carrier's run queue.
+ * then park; never spin unbounded): the stages of a {@link SearchBackoff}. A round is one pass over the global queue
+ * and every busy carrier's run queue.
  *
  * @param spinRounds rounds separated by {@link Thread#onSpinWait()} bursts: cheapest reaction to new work
  * @param spinsPerRound onSpinWait calls between two spinning rounds
@@ -26,16 +27,5 @@ record SpinPolicy(int spinRounds, int spinsPerRound, int yieldRounds) {
     /** Whether the pause after round {@code round} is a {@link Thread#yield()}. */
     boolean yieldsAfter(int round) {
         return round >= spinRounds;
-    }
-
-    /** Pauses between round {@code round} and the next; a spin burst in place of a yield when {@code noYield}. */
-    void pause(int round, boolean noYield) {
-        if (noYield || !yieldsAfter(round)) {
-            for (int i = 0; i < spinsPerRound; i++) {
-                Thread.onSpinWait();
-            }
-        } else {
-            Thread.yield();
-        }
     }
 }

@@ -3,16 +3,9 @@ package dev.shuttle.scheduler;
 /**
  * Search and steal: where a carrier out of local work looks for a task, the global queue and the busy processors'
  * queues (the stealing half of Go's {@code findRunnable}, with {@code runqsteal}). Stateless: what a search remembers
- * (its spin budget, the victims' ticks, the random seed) belongs to the searching carrier's {@link Processor}.
+ * (its back-off, the victims' ticks, the random seed) belongs to the searching carrier's {@link Processor}.
  */
 final class WorkSearch {
-    /**
-     * A search spins instead of yielding when a timer falls due sooner than this. {@code Thread.yield} can hand the
-     * core to another runnable thread for a whole time slice, several milliseconds on Linux, and a searching carrier
-     * is neither idle nor between tasks: nobody would fire the timer meanwhile.
-     */
-    static final long YIELD_HORIZON_NANOS = 10_000_000L;
-
     private WorkSearch() {
     }
 
@@ -37,30 +30,31 @@ final class WorkSearch {
 
     /**
      * Bounded search: rounds over the global queue and every busy processor, with spin and yield pauses as far as the
-     * {@link SpinBudget} allows, and at least one whatever it allows: only a search that paused can tell a stuck
+     * {@link SearchBackoff} allows, and at least one whatever it allows: only a search that paused can tell a stuck
      * processor's runNext from a busy one's, and a carrier woken for a thread that went into the runNext of a
      * processor whose task keeps running (a thread started or woken by a task that spins or computes) finds nothing
      * else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
      * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
-     * state. It spins instead of yielding when a timer falls due within {@link #YIELD_HORIZON_NANOS}.
+     * state. It spins instead of yielding when a timer falls due soon
+     * ({@link SearchBackoff#YIELD_HORIZON_NANOS}).
      */
     static Runnable search(PoolState state, TimerDeadlines deadlines, Processor proc) {
-        SpinBudget budget = proc.spinBudget;
-        int rounds = Math.max(1, budget.startSearch());
+        SearchBackoff backoff = proc.backoff;
+        int rounds = Math.max(1, backoff.startSearch());
         for (int round = 0; round <= rounds; round++) {
             Runnable task = state.global.isEmpty() ? null : takeGlobal(state, proc);
             if (task == null) {
                 task = stealPass(state, proc, round == 0);
             }
             if (task != null) {
-                budget.found(round);
+                backoff.found(round);
                 return task;
             }
             if (round < rounds) {
-                budget.pause(round, state.spin.yieldsAfter(round) && deadlines.dueWithin(YIELD_HORIZON_NANOS));
+                backoff.pause(round, deadlines);
             }
         }
-        budget.wasted();
+        backoff.wasted();
         return null;
     }
 

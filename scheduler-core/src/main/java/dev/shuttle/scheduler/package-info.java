@@ -40,7 +40,7 @@
  *       {@link dev.shuttle.scheduler.TimerDeadlines} over its timer heaps, {@link dev.shuttle.scheduler.Processor},
  *       {@link dev.shuttle.scheduler.CarrierThread} (a carrier as other threads see it),
  *       {@link dev.shuttle.scheduler.MonitorSignal}, {@link dev.shuttle.scheduler.IdleSet},
- *       {@link dev.shuttle.scheduler.RunQueue}, {@link dev.shuttle.scheduler.BackupWatch} and the spin budget.</li>
+ *       {@link dev.shuttle.scheduler.RunQueue}, {@link dev.shuttle.scheduler.BackupWatch} and {@link dev.shuttle.scheduler.SearchBackoff}.</li>
  * </ol>
  * Why the cut falls there. Waking is where queueing a task, arming a timer, draining a retired processor and the
  * monitor's rescue all end, so {@code Wakeups} sits below all of them and calls none: the two steps of a stale push
@@ -75,7 +75,7 @@
  *
  * <h2>Ownership</h2>
  * <ul>
- *   <li>A processor's scheduling state (its tick, spin budget, runNext streak) belongs to whoever holds it in phase
+ *   <li>A processor's scheduling state (its tick, search back-off, runNext streak) belongs to whoever holds it in phase
  *       LOOP; the holder changes only by CAS on the processor's state word, from phase TASK or BLOCKING, so exactly
  *       one carrier runs a processor's loop at a time ({@link dev.shuttle.scheduler.Processor}). A carrier learns
  *       that it lost its processor at its next CAS (after the task, or leaving a blocking call); until then its
@@ -99,12 +99,13 @@
  * <h2>Searching (Go's {@code nmspinning})</h2>
  * {@code searching} counts carriers looking for work. A carrier starts searching only while
  * {@code 2 * searching < busy carriers}, so at most about half the carriers burn CPU looking. A search is a bounded
- * number of rounds over the global queue and the busy carriers' queues, separated first by {@code onSpinWait}
- * bursts, then by {@code Thread.yield} ({@link dev.shuttle.scheduler.SpinPolicy}); then the carrier parks. A
- * searcher is neither idle nor between tasks, so nothing fires timers while it is away: when one falls due within
- * {@code WorkSearch.YIELD_HORIZON_NANOS} it spins where it would yield, since a yield can lose the core for a time
- * slice. Each carrier spends only as many of those pauses as its {@link dev.shuttle.scheduler.SpinBudget} allows, but
- * at least one, after which it may take a running processor's {@code runNext} (see "Ownership"): the budget shrinks
+ * number of rounds over the global queue and the busy carriers' queues ({@link dev.shuttle.scheduler.WorkSearch}),
+ * separated first by {@code onSpinWait} bursts, then by {@code Thread.yield}; then the carrier parks. How it pauses
+ * is one class, {@link dev.shuttle.scheduler.SearchBackoff}, shaped like Agrona's {@code BackoffIdleStrategy} (whose
+ * own park stage cannot stand in for the idle-bit protocol). A searcher is neither idle nor between tasks, so nothing
+ * fires timers while it is away: when one falls due within {@code SearchBackoff.YIELD_HORIZON_NANOS} it spins where
+ * it would yield, since a yield can lose the core for a time slice. Each carrier spends only as many of those pauses
+ * as its back-off allows, but at least one, after which it may take a running processor's {@code runNext} (see "Ownership"): the budget shrinks
  * while searches find nothing and is restored when spinning pays or would have paid. An idle
  * scheduler's carriers are all parked and use no CPU.
  *

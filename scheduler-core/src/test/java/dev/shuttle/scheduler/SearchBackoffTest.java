@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import org.junit.jupiter.api.Test;
 
-class SpinBudgetTest {
+class SearchBackoffTest {
     private static final SpinPolicy POLICY = new SpinPolicy(2, 1, 1);
 
     @Test
     void fruitlessSearchesSpendTheBudgetDownToNoPauses() {
-        SpinBudget budget = new SpinBudget(POLICY);
+        SearchBackoff budget = new SearchBackoff(POLICY);
         for (int expected = POLICY.rounds(); expected >= 0; expected--) {
             assertEquals(expected, budget.startSearch());
             budget.wasted();
@@ -19,7 +19,7 @@ class SpinBudgetTest {
 
     @Test
     void workFoundAfterAPauseRestoresTheFullBudget() {
-        SpinBudget budget = new SpinBudget(POLICY);
+        SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
         budget.wasted();
         budget.startSearch();
@@ -33,9 +33,9 @@ class SpinBudgetTest {
 
     @Test
     void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() throws InterruptedException {
-        SpinBudget budget = new SpinBudget(POLICY);
+        SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
-        budget.pause(0, false);
+        budget.pause(0, new TimerDeadlines(new PoolState(1, POLICY)));
         Thread.sleep(50);
         budget.wasted();                          // a full-budget search that paused 50 ms and found nothing
         budget.parking();
@@ -50,7 +50,7 @@ class SpinBudgetTest {
 
     @Test
     void aSearchThatNeverPausedIsNotTimed() throws InterruptedException {
-        SpinBudget budget = new SpinBudget(POLICY);
+        SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
         Thread.sleep(50);
         budget.wasted();                          // no pause: nothing learnt about how long spinning takes
@@ -61,7 +61,7 @@ class SpinBudgetTest {
 
     @Test
     void aWakeTeachesNothingBeforeAFullSearchWasTimed() {
-        SpinBudget budget = new SpinBudget(new SpinPolicy(0, 0, 0));
+        SearchBackoff budget = new SearchBackoff(new SpinPolicy(0, 0, 0));
         budget.parking();
         budget.wokenToSearch();
         assertEquals(0, budget.startSearch());

@@ -1,8 +1,19 @@
 package dev.shuttle.scheduler;
 
 /**
- * How many pause rounds one carrier's next search may spend before it parks: the {@link SpinPolicy}'s rounds while
- * spinning pays off, fewer while it does not. Owner-only state, no synchronization.
+ * How a searching carrier idles between its rounds before it parks, in the spirit of Agrona's
+ * {@code BackoffIdleStrategy}: spin, then yield, then stop pausing (the carrier parks), the stages set by a
+ * {@link SpinPolicy}, with two departures that Agrona's class has no place for. A round's spin is a burst of
+ * {@code onSpinWait}, not one, since each round is a pass over every busy processor; and the number of rounds adapts,
+ * the policy's rounds while spinning pays off and fewer while it does not. Agrona's park stage (timed parks that back
+ * off) does not fit either: a carrier parks only through the idle-bit protocol, which a waker ends, and sleeps toward
+ * a deadline only as the timer watch ({@code Carrier.awaitWake}, {@link TimerWatch#sleep}). One per processor, used by
+ * its holder only: no synchronization.
+ *
+ * <p>Why spin where it would yield near a timer. {@code Thread.yield} can hand the core to another runnable thread
+ * for a whole time slice, several milliseconds on Linux, and a searching carrier is neither idle nor between tasks:
+ * nobody would fire a timer that falls due meanwhile. So a pause that would yield spins instead while a timer falls
+ * due within {@link #YIELD_HORIZON_NANOS}.
  *
  * <p>Why adapt. A search that pauses between rounds is worth its CPU when work arrives within the pauses: a
  * producer/consumer pair handing off every few microseconds (PingPong) finds its partner's next task before
@@ -19,7 +30,10 @@ package dev.shuttle.scheduler;
  * sooner after it began to park than a full-budget search lasts would have found that work by spinning: that
  * restores the full budget too, so a carrier whose budget ran out learns when spinning would pay again.
  */
-final class SpinBudget {
+final class SearchBackoff {
+    /** A pause spins instead of yielding when a timer falls due sooner than this. */
+    static final long YIELD_HORIZON_NANOS = 10_000_000L;
+
     private final SpinPolicy policy;
     /** Pause rounds the next search may spend: 0 to {@code policy.rounds()}. */
     private int rounds;
@@ -33,7 +47,7 @@ final class SpinBudget {
     /** When the carrier began to park with less than the full budget, or 0 when there is nothing to learn. */
     private long parkedAt;
 
-    SpinBudget(SpinPolicy policy) {
+    SearchBackoff(SpinPolicy policy) {
         this.policy = policy;
         this.rounds = policy.rounds();
     }
@@ -45,14 +59,22 @@ final class SpinBudget {
     }
 
     /**
-     * Pauses between round {@code round} and the next; spin rounds come first, then yield rounds, which spin instead
-     * when {@code noYield}.
+     * Pauses between round {@code round} and the next: a burst of {@code onSpinWait} in the policy's spin rounds, a
+     * {@link Thread#yield()} after them, or a burst in its place while a timer falls due within
+     * {@link #YIELD_HORIZON_NANOS} (the heaps looked at only for a pause that would yield).
      */
-    void pause(int round, boolean noYield) {
+    void pause(int round, TimerDeadlines deadlines) {
+        boolean yields = policy.yieldsAfter(round) && !deadlines.dueWithin(YIELD_HORIZON_NANOS);
         if (round == 0 && rounds == policy.rounds()) {
             searchStart = System.nanoTime();
         }
-        policy.pause(round, noYield);
+        if (yields) {
+            Thread.yield();
+        } else {
+            for (int i = 0; i < policy.spinsPerRound(); i++) {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** The search found work in round {@code round} (0 = before any pause). */
