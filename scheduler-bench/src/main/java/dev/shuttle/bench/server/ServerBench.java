@@ -186,7 +186,8 @@ public final class ServerBench {
     private static void check(LoadGenerator.Result r, String which, Endpoint endpoint, String phase) {
         if (r.completed() == 0 || r.errors() > 0) {
             throw new IllegalStateException(which + " " + endpoint.path() + " " + phase + ": " + r.completed()
-                    + " requests completed, " + r.errors() + " failed");
+                    + " requests completed, " + r.errors() + " failed" + (r.firstError().isEmpty() ? ""
+                    : " (" + r.firstError() + ")"));
         }
     }
 

@@ -16,7 +16,8 @@ class ServerReportTest {
         Histogram h = new Histogram(3);
         h.recordValueWithCount(latencyMicros * 1_000, completed);
         return new ServerBench.Run(Framework.HELIDON, e, scheduler, load, load * 1_000,
-                new LoadGenerator.Result(completed, completed, 0, 1_000_000_000L, h, completed * 10_000), serverCpuNanos);
+                new LoadGenerator.Result(completed, completed, 0, 1_000_000_000L, h, completed * 10_000, ""),
+                serverCpuNanos);
     }
 
     @Test
