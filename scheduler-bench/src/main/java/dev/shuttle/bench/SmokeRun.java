@@ -1,5 +1,7 @@
 package dev.shuttle.bench;
 
+import dev.shuttle.bench.server.Endpoint;
+import dev.shuttle.bench.server.Framework;
 import dev.shuttle.bench.server.ServerBench;
 import java.util.Collection;
 import java.util.List;
@@ -14,8 +16,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * What CI runs: every benchmark in the jar (including {@code dev.shuttle.bench.lock} when present), one fork, no
  * warmup, one 100 ms iteration, with the smallest sizes where the defaults are large, then the real-server benchmark
- * with its smoke settings (a few seconds per scheduler). A benchmark fails if JMH reports an error or it produces no
- * result; the server benchmark fails if a server runs on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
+ * with its smoke settings on each server framework, Helidon and the JDK's HttpServer (a few seconds per scheduler and
+ * server, each its own line). A benchmark fails if JMH reports an error or it produces no result; a server fails if
+ * its requests run on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
  * failure.
  */
 public final class SmokeRun {
@@ -70,20 +73,22 @@ public final class SmokeRun {
             System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", benchmark, outcome.startsWith("ok") ? "ok" : "",
                     (System.nanoTime() - t0) / 1e9, outcome.startsWith("ok") ? "" : " " + outcome);
         }
-        long t0 = System.nanoTime();
-        String outcome;
-        try {
-            ServerBench.run(ServerBench.SMOKE);
-            passed++;
-            outcome = "ok";
-        } catch (Exception e) {
-            failed++;
-            outcome = "FAILED: " + QuickCompare.rootCause(e);
+        for (Framework framework : Framework.values()) {
+            long t0 = System.nanoTime();
+            String outcome;
+            try {
+                ServerBench.run(ServerBench.SMOKE, List.of(framework), List.of(Endpoint.values()), List.of());
+                passed++;
+                outcome = "ok";
+            } catch (Exception e) {
+                failed++;
+                outcome = "FAILED: " + QuickCompare.rootCause(e);
+            }
+            System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.ServerBench --server " + framework.id()
+                    + " (smoke settings)", outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
+                    outcome.equals("ok") ? "" : " " + outcome);
         }
-        System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.ServerBench (smoke settings)",
-                outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
-                outcome.equals("ok") ? "" : " " + outcome);
-        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size() + 1,
+        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size() + Framework.values().length,
                 (System.nanoTime() - start) / 1e9);
         System.out.println("SmokeRun: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 && passed > 0 ? 0 : 1);

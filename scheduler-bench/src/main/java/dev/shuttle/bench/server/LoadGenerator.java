@@ -25,8 +25,12 @@ import org.HdrHistogram.Histogram;
 final class LoadGenerator {
     static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
 
-    /** What one run measured; {@code latency} in nanoseconds. */
-    record Result(long planned, long completed, long errors, long nanos, Histogram latency, long generatorCpuNanos) {
+    /**
+     * What one run measured; {@code latency} in nanoseconds. {@code firstError} describes one failed request (a
+     * status other than 200, or what the connection threw), empty when none failed.
+     */
+    record Result(long planned, long completed, long errors, long nanos, Histogram latency, long generatorCpuNanos,
+            String firstError) {
         double completedPerSecond() {
             return completed * 1e9 / nanos;
         }
@@ -71,16 +75,20 @@ final class LoadGenerator {
         long planned = 0;
         long completed = 0;
         long errors = 0;
+        String firstError = "";
         for (Sender s : senders) {
             s.thread.join();
             all.add(s.latency);
             planned += s.planned;
             completed += s.completed;
             errors += s.errors;
+            if (firstError.isEmpty() && s.firstError != null) {
+                firstError = s.thread.getName() + ": " + s.firstError;
+            }
         }
         long wall = Math.max(1, Math.min(System.nanoTime(), hardEnd) - start);
         long measured = rate == 0 ? durationNanos : Math.max(durationNanos, wall);
-        return new Result(planned, completed, errors, measured, all, ProcessCpu.nanos() - cpu0);
+        return new Result(planned, completed, errors, measured, all, ProcessCpu.nanos() - cpu0, firstError);
     }
 
     private final class Sender implements Runnable {
@@ -93,6 +101,7 @@ final class LoadGenerator {
         long planned;
         long completed;
         long errors;
+        String firstError;
         Thread thread;
         private volatile HttpConnection connection;
         private volatile boolean aborted;
@@ -128,11 +137,14 @@ final class LoadGenerator {
                         }
                         planned++;
                     }
-                    if (connection.exchange(request) == 200) {
+                    int status = connection.exchange(request);
+                    if (status == 200) {
                         completed++;
                         latency.recordValue(Math.max(0, System.nanoTime() - intended));
                     } else {
                         errors++;
+                        firstError = firstError != null ? firstError : "status " + status + " after " + completed
+                                + " requests";
                     }
                     intended += period;
                     inFlight = false;
@@ -140,6 +152,7 @@ final class LoadGenerator {
             } catch (IOException | RuntimeException e) {
                 if (!aborted) {
                     errors++;
+                    firstError = firstError != null ? firstError : e + " after " + completed + " requests";
                 }
                 if (inFlight) {
                     intended += period;

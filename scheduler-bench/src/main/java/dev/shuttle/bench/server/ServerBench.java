@@ -7,22 +7,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The real-server benchmark: {@link ServerApp} in a child JVM, first on the JDK's default scheduler, then on Shuttle
- * through its agent, each loaded from this JVM by {@link LoadGenerator} on 127.0.0.1. Per endpoint: a closed-loop
- * warm-up, the maximum throughput (closed loop), then open-loop runs at fixed fractions of the JDK default's
- * maximum, the same rates for both schedulers. Server CPU per request is read from the server's own process clock
- * ({@code /cpu}) around each run; the generator's from this process's.
+ * The real-server benchmark: each {@link Framework}'s server (Helidon first) in a child JVM, first on the JDK's default
+ * scheduler, then on Shuttle through its agent, each loaded from this JVM by {@link LoadGenerator} on 127.0.0.1. Per
+ * endpoint: a closed-loop warm-up, the maximum throughput (closed loop), then open-loop runs at fixed fractions of the
+ * JDK default's maximum on that framework, the same rates for both schedulers. Server CPU per request is read from
+ * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
- *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--endpoint PATH]... [--server-arg FLAG]...</pre>
+ *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--server helidon|jdk]... [--endpoint PATH]...
+ *     [--server-arg FLAG]...</pre>
  *
- * {@code --endpoint} (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant};
- * {@code --server-arg} (repeatable) adds a JVM flag to both servers alike, e.g. to profile them:
+ * {@code --server} (repeatable) runs only the named frameworks, by default all of them; {@code --endpoint}
+ * (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant}; {@code --server-arg} (repeatable)
+ * adds a JVM flag to every server alike, e.g. to profile them:
  * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}.
  */
 public final class ServerBench {
@@ -43,7 +46,7 @@ public final class ServerBench {
             new double[] {0.5}, 8);
 
     /** One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's. */
-    public record Run(Endpoint endpoint, String scheduler, double load, double offeredRate,
+    public record Run(Framework framework, Endpoint endpoint, String scheduler, double load, double offeredRate,
             LoadGenerator.Result result, long serverCpuNanos) {
         double serverCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
@@ -54,8 +57,8 @@ public final class ServerBench {
         }
     }
 
-    /** Everything one benchmark run measured, and the server command lines. */
-    public record Results(Settings settings, List<Run> runs, Map<String, String> commands) {
+    /** Everything one benchmark run measured, and the server command lines by framework and scheduler. */
+    public record Results(Settings settings, List<Run> runs, Map<Framework, Map<String, String>> commands) {
     }
 
     private ServerBench() {
@@ -64,22 +67,24 @@ public final class ServerBench {
     public static void main(String[] args) throws Exception {
         List<String> list = List.of(args);
         Settings settings = list.contains("--smoke") ? SMOKE : FULL;
+        List<Framework> frameworks = new ArrayList<>();
         List<Endpoint> endpoints = new ArrayList<>();
         List<String> serverArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
-            boolean hasValue = i + 1 < args.length;
-            if (args[i].equals("--endpoint") || args[i].equals("--server-arg")) {
-                if (!hasValue) {
+            if (List.of("--server", "--endpoint", "--server-arg").contains(args[i])) {
+                if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(args[i] + " needs a value");
                 }
-                if (args[i].equals("--endpoint")) {
-                    endpoints.add(Endpoint.ofPath(args[++i]));
-                } else {
-                    serverArgs.add(args[++i]);
+                String value = args[++i];
+                switch (args[i - 1]) {
+                    case "--server" -> frameworks.add(Framework.ofId(value));
+                    case "--endpoint" -> endpoints.add(Endpoint.ofPath(value));
+                    default -> serverArgs.add(value);
                 }
             }
         }
-        Results results = run(settings, endpoints.isEmpty() ? List.of(Endpoint.values()) : endpoints, serverArgs);
+        Results results = run(settings, frameworks.isEmpty() ? List.of(Framework.values()) : frameworks,
+                endpoints.isEmpty() ? List.of(Endpoint.values()) : endpoints, serverArgs);
         String markdown = ServerReport.markdown(results, "java -cp scheduler-bench/target/benchmarks.jar "
                 + ServerBench.class.getName() + " " + String.join(" ", args), null);
         int out = list.indexOf("--out");
@@ -90,38 +95,49 @@ public final class ServerBench {
         }
     }
 
-    /** Runs every endpoint on both schedulers, with the servers' flags as {@link ServerProcess} sets them. */
+    /**
+     * Runs every endpoint of every framework on both schedulers, with the servers' flags as {@link ServerProcess} sets
+     * them.
+     */
     public static Results run(Settings settings) throws IOException, InterruptedException {
-        return run(settings, List.of(Endpoint.values()), List.of());
+        return run(settings, List.of(Framework.values()), List.of(Endpoint.values()), List.of());
     }
 
     /**
-     * Runs the given endpoints on both schedulers, each server with {@code serverArgs} added to its JVM flags.
+     * Runs the given endpoints of the given frameworks on both schedulers, each server with {@code serverArgs} added to
+     * its JVM flags.
      *
-     * @throws IllegalStateException if a server ran on the wrong scheduler, or a run completed no request or had
-     *     errors
+     * @throws IllegalStateException if a server ran its requests on the wrong scheduler (or not on virtual threads),
+     *     or a run completed no request or had errors
      */
-    public static Results run(Settings settings, List<Endpoint> endpoints, List<String> serverArgs)
-            throws IOException, InterruptedException {
+    public static Results run(Settings settings, List<Framework> frameworks, List<Endpoint> endpoints,
+            List<String> serverArgs) throws IOException, InterruptedException {
         // This process's own threads (the generator's) get the same slack whichever server they load.
         SchedulerSlack.lowerCurrentThread();
         List<Run> runs = new ArrayList<>();
-        Map<String, String> commands = new java.util.LinkedHashMap<>();
+        Map<Framework, Map<String, String>> commands = new EnumMap<>(Framework.class);
+        for (Framework framework : frameworks) {
+            commands.put(framework, new LinkedHashMap<>());
+            runFramework(settings, framework, endpoints, serverArgs, runs, commands.get(framework));
+        }
+        return new Results(settings, runs, commands);
+    }
+
+    private static void runFramework(Settings settings, Framework framework, List<Endpoint> endpoints,
+            List<String> serverArgs, List<Run> runs, Map<String, String> commands)
+            throws IOException, InterruptedException {
         Map<Endpoint, Double> jdkMax = new EnumMap<>(Endpoint.class);
         for (String scheduler : List.of(Schedulers.JDK, Schedulers.SHUTTLE)) {
-            try (ServerProcess server = ServerProcess.start(scheduler.equals(Schedulers.SHUTTLE), serverArgs);
-                    HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            String which = framework.id() + " server on " + scheduler;
+            try (ServerProcess server = ServerProcess.start(framework, scheduler.equals(Schedulers.SHUTTLE),
+                    serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
                 commands.put(scheduler, server.commandLine());
-                String actual = control.get("/info");
-                if (!actual.equals(scheduler)) {
-                    throw new IllegalStateException("the " + scheduler + " server runs its virtual threads on "
-                            + actual + ": " + server.commandLine());
-                }
+                requireScheduler(control, scheduler, which, server);
                 LoadGenerator load = new LoadGenerator(server.port(), settings.connections());
                 for (Endpoint endpoint : endpoints) {
-                    System.err.println("ServerBench: " + scheduler + " " + endpoint.path());
-                    check(load.closedLoop(endpoint, settings.warmupNanos()), scheduler, endpoint, "warm-up");
-                    Run max = measure(control, endpoint, scheduler, 0, 0,
+                    System.err.println("ServerBench: " + which + " " + endpoint.path());
+                    check(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
+                    Run max = measure(control, framework, endpoint, scheduler, 0, 0,
                             () -> load.closedLoop(endpoint, settings.maxNanos()));
                     runs.add(max);
                     if (scheduler.equals(Schedulers.JDK)) {
@@ -129,37 +145,49 @@ public final class ServerBench {
                     }
                     for (double fraction : settings.loads()) {
                         double rate = fraction * jdkMax.get(endpoint);
-                        runs.add(measure(control, endpoint, scheduler, fraction, rate,
+                        runs.add(measure(control, framework, endpoint, scheduler, fraction, rate,
                                 () -> load.openLoop(endpoint, rate, settings.stepNanos())));
                     }
                 }
-                String wrongSlack = control.get("/slack");
+                // Again after the load: the threads that carried it exist now.
+                requireScheduler(control, scheduler, which, server);
+                String wrongSlack = control.get(ServerHandlers.SLACK);
                 if (!wrongSlack.isEmpty()) {
-                    throw new IllegalStateException("the " + scheduler + " server's scheduler threads with another"
-                            + " timer slack, so the comparison would not be like for like: " + wrongSlack);
+                    throw new IllegalStateException("the " + which + ": scheduler threads with another timer slack,"
+                            + " so the comparison would not be like for like: " + wrongSlack);
                 }
             }
         }
-        return new Results(settings, runs, commands);
+    }
+
+    /** {@code /info} is answered by a request thread, so this checks what ran the requests, not only the flags. */
+    private static void requireScheduler(HttpConnection control, String scheduler, String which,
+            ServerProcess server) throws IOException {
+        String actual = control.get(ServerHandlers.INFO);
+        if (!actual.equals(scheduler)) {
+            throw new IllegalStateException("the " + which + " runs its requests on " + actual + ": "
+                    + server.commandLine());
+        }
     }
 
     private interface LoadRun {
         LoadGenerator.Result run() throws InterruptedException;
     }
 
-    private static Run measure(HttpConnection control, Endpoint endpoint, String scheduler, double load, double rate,
-            LoadRun loadRun) throws IOException, InterruptedException {
-        long cpu0 = Long.parseLong(control.get("/cpu"));
+    private static Run measure(HttpConnection control, Framework framework, Endpoint endpoint, String scheduler,
+            double load, double rate, LoadRun loadRun) throws IOException, InterruptedException {
+        long cpu0 = Long.parseLong(control.get(ServerHandlers.CPU));
         LoadGenerator.Result result = loadRun.run();
-        long cpu = Long.parseLong(control.get("/cpu")) - cpu0;
-        check(result, scheduler, endpoint, load == 0 ? "maximum" : "load " + load);
-        return new Run(endpoint, scheduler, load, rate, result, cpu);
+        long cpu = Long.parseLong(control.get(ServerHandlers.CPU)) - cpu0;
+        check(result, framework.id() + " server on " + scheduler, endpoint, load == 0 ? "maximum" : "load " + load);
+        return new Run(framework, endpoint, scheduler, load, rate, result, cpu);
     }
 
-    private static void check(LoadGenerator.Result r, String scheduler, Endpoint endpoint, String phase) {
+    private static void check(LoadGenerator.Result r, String which, Endpoint endpoint, String phase) {
         if (r.completed() == 0 || r.errors() > 0) {
-            throw new IllegalStateException(scheduler + " " + endpoint.path() + " " + phase + ": " + r.completed()
-                    + " requests completed, " + r.errors() + " failed");
+            throw new IllegalStateException(which + " " + endpoint.path() + " " + phase + ": " + r.completed()
+                    + " requests completed, " + r.errors() + " failed" + (r.firstError().isEmpty() ? ""
+                    : " (" + r.firstError() + ")"));
         }
     }
 

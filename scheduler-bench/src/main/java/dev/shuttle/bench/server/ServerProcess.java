@@ -14,8 +14,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A child JVM running {@link ServerApp}, on the JDK's default scheduler or on Shuttle through its agent, with the same
- * flags and heap otherwise. It ends when closed (its standard input closes), or is killed 5 s later.
+ * A child JVM running one {@link Framework}'s server, on the JDK's default scheduler or on Shuttle through its agent,
+ * with the same flags and heap otherwise. It ends when closed (its standard input closes), or is killed 5 s later.
  */
 final class ServerProcess implements AutoCloseable {
     static final String HEAP = "-Xmx512m";
@@ -42,7 +42,7 @@ final class ServerProcess implements AutoCloseable {
                 "-Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler");
     }
 
-    static ServerProcess start(boolean shuttle, List<String> extraFlags) throws IOException {
+    static ServerProcess start(Framework framework, boolean shuttle, List<String> extraFlags) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(commonFlags());
@@ -50,7 +50,8 @@ final class ServerProcess implements AutoCloseable {
             command.addAll(shuttleFlags());
         }
         command.addAll(extraFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), ServerApp.class.getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
+                framework.mainClass().getName()));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.US_ASCII));

@@ -1,7 +1,8 @@
 /**
- * The real-server benchmark: what a user runs first. {@link dev.shuttle.bench.server.ServerApp} (the JDK's
- * {@code com.sun.net.httpserver}, one virtual thread per request) runs in a child JVM on the JDK's default scheduler
- * or on Shuttle through its agent, with the same flags and heap otherwise;
+ * The real-server benchmark: what a user runs first. A server of each {@link dev.shuttle.bench.server.Framework}
+ * ({@link dev.shuttle.bench.server.HelidonServerApp}, Helidon SE 4; {@link dev.shuttle.bench.server.JdkServerApp}, the
+ * JDK's {@code com.sun.net.httpserver}), both answering with the same {@code ServerHandlers}, runs in a child JVM on
+ * the JDK's default scheduler or on Shuttle through its agent, with the same flags and heap otherwise;
  * {@link dev.shuttle.bench.server.LoadGenerator} loads it from the parent JVM on 127.0.0.1;
  * {@link dev.shuttle.bench.server.ServerBench} runs the phases and {@link dev.shuttle.bench.server.ServerReport}
  * writes the tables.

@@ -69,6 +69,7 @@ class LoadGeneratorTest {
                 .closedLoop(Endpoint.HELLO, TimeUnit.MILLISECONDS.toNanos(300));
         long took = System.nanoTime() - start;
         assertEquals(0, r.errors());
+        assertEquals("", r.firstError());
         assertTrue(r.completed() > 0);
         assertTrue(took < TimeUnit.MILLISECONDS.toNanos(300) + LoadGenerator.GRACE_NANOS + TimeUnit.SECONDS.toNanos(2),
                 "took " + took / 1_000_000 + " ms");

@@ -15,8 +15,9 @@ class ServerReportTest {
             long serverCpuNanos) {
         Histogram h = new Histogram(3);
         h.recordValueWithCount(latencyMicros * 1_000, completed);
-        return new ServerBench.Run(e, scheduler, load, load * 1_000,
-                new LoadGenerator.Result(completed, completed, 0, 1_000_000_000L, h, completed * 10_000), serverCpuNanos);
+        return new ServerBench.Run(Framework.HELIDON, e, scheduler, load, load * 1_000,
+                new LoadGenerator.Result(completed, completed, 0, 1_000_000_000L, h, completed * 10_000, ""),
+                serverCpuNanos);
     }
 
     @Test
@@ -28,17 +29,19 @@ class ServerReportTest {
         runs.add(run(Endpoint.HELLO, "shuttle", 0.5, 500, 300, 40_000_000));
         ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4);
         ServerBench.Results results = new ServerBench.Results(settings, runs,
-                Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"));
+                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
         String md = ServerReport.markdown(results, "cmd", "plots");
         assertTrue(md.contains("| /hello | 1,000 | 900 | 0.90x |"), md);
         assertTrue(md.contains("| /hello | 50% | 500 | 0.200 / 0.300 (1.50x) |"), md);
-        String losses = md.substring(md.indexOf("### Where Shuttle loses"));
+        assertTrue(md.contains("### Helidon SE (helidon-webserver 4.5.0)"), md);
+        assertFalse(md.contains("com.sun.net.httpserver,"), "a framework that did not run has no section: " + md);
+        String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
         assertTrue(losses.contains("/hello maximum throughput: 0.90x"), losses);
         assertTrue(losses.contains("/hello at 50% p99: 1.50x"), losses);
         assertFalse(losses.contains("server CPU per request at 50%"), losses);
-        assertTrue(md.contains("![server /hello](plots/server-hello.svg)"), md);
+        assertTrue(md.contains("![Helidon SE /hello](plots/server-helidon-hello.svg)"), md);
         Map<String, String> plots = ServerReport.plots(results);
         assertEquals(1, plots.size());
-        assertTrue(plots.get("server-hello.svg").contains("Shuttle p99"));
+        assertTrue(plots.get("server-helidon-hello.svg").contains("Shuttle p99"));
     }
 }

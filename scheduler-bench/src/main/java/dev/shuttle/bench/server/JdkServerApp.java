@@ -1,0 +1,62 @@
+package dev.shuttle.bench.server;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The second server under load, without dependencies: the JDK's {@code com.sun.net.httpserver} with one virtual
+ * thread per request ({@link Executors#newVirtualThreadPerTaskExecutor()}), on 127.0.0.1 only, answering what
+ * {@link ServerHandlers} answers. Which scheduler runs those threads is decided by the command line alone (the agent
+ * or not). Prints {@code PORT <n>} once it listens, and stops when standard input closes.
+ */
+public final class JdkServerApp {
+    private JdkServerApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ServerHandlers handlers = ServerHandlers.prepare();
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        for (Endpoint e : Endpoint.values()) {
+            server.createContext(e.path(), exchange -> handle(handlers, e, exchange));
+        }
+        for (String path : List.of(ServerHandlers.CPU, ServerHandlers.SLACK, ServerHandlers.INFO)) {
+            server.createContext(path, exchange -> respond(exchange, ServerHandlers.control(path)));
+        }
+        server.start();
+        ServerHandlers.announceAndWait(server.getAddress().getPort());
+        server.stop(0);
+        executor.shutdownNow();
+        System.exit(0);
+    }
+
+    private static void handle(ServerHandlers handlers, Endpoint endpoint, HttpExchange exchange) throws IOException {
+        String body;
+        try {
+            body = handlers.answer(endpoint);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            exchange.sendResponseHeaders(503, -1);
+            exchange.close();
+            return;
+        }
+        respond(exchange, body);
+    }
+
+    private static void respond(HttpExchange exchange, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
+        exchange.sendResponseHeaders(200, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

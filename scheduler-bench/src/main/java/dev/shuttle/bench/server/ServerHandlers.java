@@ -1,0 +1,141 @@
+package dev.shuttle.bench.server;
+
+import dev.shuttle.bench.SchedulerSlack;
+import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.metrics.ProcessCpu;
+import dev.shuttle.bench.metrics.Spin;
+import dev.shuttle.lock.SpinBitLock;
+import dev.shuttle.scheduler.ShuttleScheduler;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * What every server under load answers, whichever HTTP framework carries the request: the {@link Endpoint}s and the
+ * control paths ({@link #CPU}, {@link #SLACK}, {@link #INFO}). Each server class ({@link HelidonServerApp},
+ * {@link JdkServerApp}) only maps paths to these methods, so the work per request is the same code on both. Also the
+ * start and stop both server mains share.
+ */
+final class ServerHandlers {
+    /** The server process's CPU time in nanoseconds, all threads, so the generator can charge CPU per request. */
+    static final String CPU = "/cpu";
+    /** The scheduler threads whose timer slack differs from the one both sides get; empty when like for like. */
+    static final String SLACK = "/slack";
+    /** Which scheduler ran the virtual thread that handled this request: see {@link #schedulerOfCurrentThread}. */
+    static final String INFO = "/info";
+
+    static final long CRITICAL_SECTION_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
+    static final int FAN_OUT = 8;
+    static final int FILE_BYTES = 256 * 1024;
+
+    private final Lock reentrant = new ReentrantLock();
+    private final Lock spinBit = new SpinBitLock();
+    private final Path file;
+
+    private ServerHandlers(Path file) {
+        this.file = file;
+    }
+
+    /**
+     * Lowers this thread's timer slack and writes the file {@link Endpoint#FILE} reads. Call first in a server's
+     * main: before the framework or the JDK creates any thread for virtual threads, so those threads inherit the slack
+     * that Shuttle's carriers set for themselves.
+     */
+    static ServerHandlers prepare() throws IOException {
+        SchedulerSlack.lowerCurrentThread();
+        Path file = Files.createTempFile("shuttle-server-bench", ".bin");
+        file.toFile().deleteOnExit();
+        Files.write(file, new byte[FILE_BYTES]);
+        return new ServerHandlers(file);
+    }
+
+    /**
+     * Prints the {@code PORT} line the parent waits for, then blocks until standard input closes: the parent holds it
+     * open while it wants the server.
+     */
+    static void announceAndWait(int port) throws IOException {
+        System.out.println("PORT " + port);
+        System.out.flush();
+        while (System.in.read() >= 0) {
+            // nothing is sent; end of input is the signal
+        }
+    }
+
+    /** The body {@code endpoint} answers, after doing its work on the calling (request) thread. */
+    String answer(Endpoint endpoint) throws IOException, InterruptedException {
+        return switch (endpoint) {
+            case HELLO -> "hello";
+            case SLEEP -> {
+                Thread.sleep(1);
+                yield "slept";
+            }
+            case LOCK_REENTRANT -> underLock(reentrant);
+            case LOCK_SPINBIT -> underLock(spinBit);
+            case FAN_OUT -> fanOut();
+            case FILE -> Integer.toString(Files.readAllBytes(file).length);
+        };
+    }
+
+    /** The body of a control path, or null if {@code path} is none. */
+    static String control(String path) {
+        return switch (path) {
+            case CPU -> Long.toString(ProcessCpu.nanos());
+            case SLACK -> String.join(", ", SchedulerSlack.schedulerThreadsWithOtherSlack());
+            case INFO -> schedulerOfCurrentThread();
+            default -> null;
+        };
+    }
+
+    /**
+     * {@value Schedulers#SHUTTLE} if the calling thread is a virtual thread mounted on a carrier of Shuttle's JVM-wide
+     * scheduler, {@value Schedulers#JDK} if on a worker of the JDK's default {@code ForkJoinPool}, else a description
+     * of the thread. Read from the thread itself rather than from how the JVM was started, so a framework that ran
+     * requests on platform threads, or on a scheduler of its own, is caught. A mounted virtual thread prints as
+     * {@code VirtualThread[#id,name]/runnable@carrier}.
+     */
+    static String schedulerOfCurrentThread() {
+        Thread thread = Thread.currentThread();
+        if (!thread.isVirtual()) {
+            return "platform thread " + thread.getName();
+        }
+        String printed = thread.toString();
+        String carrier = printed.substring(printed.lastIndexOf('@') + 1);
+        if (carrier.startsWith("shuttle-carrier-") && ShuttleScheduler.systemDefault().isPresent()) {
+            return Schedulers.SHUTTLE;
+        }
+        if (carrier.startsWith("ForkJoinPool-") && ShuttleScheduler.systemDefault().isEmpty()) {
+            return Schedulers.JDK;
+        }
+        return "virtual thread " + printed;
+    }
+
+    private static String underLock(Lock lock) {
+        lock.lock();
+        try {
+            Spin.forNanos(CRITICAL_SECTION_NANOS);
+        } finally {
+            lock.unlock();
+        }
+        return "locked";
+    }
+
+    private static String fanOut() throws InterruptedException {
+        Thread[] children = new Thread[FAN_OUT];
+        for (int i = 0; i < FAN_OUT; i++) {
+            children[i] = Thread.ofVirtual().start(() -> {
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        }
+        for (Thread child : children) {
+            child.join();
+        }
+        return "joined";
+    }
+}

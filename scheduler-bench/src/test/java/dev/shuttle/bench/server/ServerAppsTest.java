@@ -1,0 +1,70 @@
+package dev.shuttle.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.shuttle.bench.SchedulerSlack;
+import dev.shuttle.bench.Schedulers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Each server main in a child JVM, as the benchmark starts it (the agent from {@code shuttle.agentJar}, which the
+ * build sets to scheduler-core's jar): every endpoint answers its body, and the requests ran on virtual threads of the
+ * scheduler the command line asked for.
+ */
+class ServerAppsTest {
+    private static final Map<Endpoint, String> BODIES = Map.of(
+            Endpoint.HELLO, "hello",
+            Endpoint.SLEEP, "slept",
+            Endpoint.LOCK_REENTRANT, "locked",
+            Endpoint.LOCK_SPINBIT, "locked",
+            Endpoint.FAN_OUT, "joined",
+            Endpoint.FILE, Integer.toString(ServerHandlers.FILE_BYTES));
+
+    static List<Arguments> serversAndSchedulers() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Framework f : Framework.values()) {
+            cases.add(Arguments.of(f, Schedulers.JDK));
+            cases.add(Arguments.of(f, Schedulers.SHUTTLE));
+        }
+        return cases;
+    }
+
+    @ParameterizedTest(name = "{0} on {1}")
+    @MethodSource("serversAndSchedulers")
+    void everyEndpointAnswersOnTheSchedulerAskedFor(Framework framework, String scheduler) throws Exception {
+        // A child process starts with the slack of the thread that spawns it, and the benchmark's runs with it lowered.
+        // Lowered on a thread of its own: the rest of this JVM keeps the default, which SchedulerSlackTest relies on.
+        FutureTask<ServerProcess> start = new FutureTask<>(() -> {
+            SchedulerSlack.lowerCurrentThread();
+            return ServerProcess.start(framework, scheduler.equals(Schedulers.SHUTTLE), List.of());
+        });
+        Thread.ofPlatform().start(start);
+        try (ServerProcess server = start.get();
+                HttpConnection client = new HttpConnection(server.port(), 10_000)) {
+            assertEquals(scheduler, client.get(ServerHandlers.INFO), server.commandLine());
+            for (Endpoint e : Endpoint.values()) {
+                assertEquals(BODIES.get(e), client.get(e.path()), e.path() + " on " + server.commandLine());
+            }
+            assertEquals(scheduler, client.get(ServerHandlers.INFO), "after the endpoints: " + server.commandLine());
+            assertTrue(Long.parseLong(client.get(ServerHandlers.CPU)) > 0);
+            assertEquals("", client.get(ServerHandlers.SLACK), server.commandLine());
+        }
+    }
+
+    @Test
+    void namesTheSchedulerOfTheCallingThreadOnly() throws InterruptedException {
+        assertEquals("platform thread " + Thread.currentThread().getName(), ServerHandlers.schedulerOfCurrentThread());
+        AtomicReference<String> onVirtual = new AtomicReference<>();
+        Thread.ofVirtual().start(() -> onVirtual.set(ServerHandlers.schedulerOfCurrentThread())).join();
+        assertEquals(Schedulers.JDK, onVirtual.get(), "this test JVM runs without the agent");
+    }
+}
