@@ -187,8 +187,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
 
     /**
      * Queues a task submitted from a virtual thread running here: into runNext, or at the tail when the carrier's own
-     * thread re-submits itself. Returns true when the task only went into runNext (nothing was displaced to the
-     * queue), so the caller may skip waking a searcher.
+     * thread re-submits itself.
      *
      * <p>{@code proc} may already belong to another carrier (see {@link Processor}): the push itself is safe for any
      * thread, but that carrier may have parked with {@code proc} idle, and nobody looks at an idle processor's queue
@@ -197,16 +196,14 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * push and it sees the task; not, then it wakes {@code proc} if idle. The new holder publishes its idle bit before
      * it looks at its queue for the last time, so one of the two sees the other.
      */
-    boolean pushLocal(Processor proc, Runnable task) {
+    void pushLocal(Processor proc, Runnable task) {
         Runnable toQueue = task == current ? task : proc.runQueue.putRunNext(task);
         if (toQueue != null) {
             proc.runQueue.offerOrOverflow(toQueue);
         }
         if (proc.state() != Processor.word(this, Processor.TASK)) {
             afterStalePush(proc);
-            return false;
         }
-        return toQueue == null;
     }
 
     /**

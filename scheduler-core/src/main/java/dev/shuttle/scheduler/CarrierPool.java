@@ -101,7 +101,12 @@ final class CarrierPool extends ForkJoinPool {
                 proc.runQueue.offerOrOverflow(task);
                 watch.afterFiredPush(proc, proc.runQueue.size());
             } else {
-                wakeups.afterLocalPush(c.pushLocal(proc, task));
+                // Go's ready: wake a searcher even for a runNext-only hand-off. The current task usually parks soon
+                // and this carrier runs the woken thread next; if it keeps running (a long task, a waiter spinning
+                // for the thread it woke, a handler writing its response), the searcher takes that runNext after its
+                // first pause (WorkSearch) instead of leaving it to the monitor's next look.
+                c.pushLocal(proc, task);
+                wakeups.wakep();
             }
         } else {
             state.global.offer(task);

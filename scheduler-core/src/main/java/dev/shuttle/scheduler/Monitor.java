@@ -29,9 +29,15 @@ import java.util.concurrent.locks.LockSupport;
  * carrier sleeping toward it, for {@link #RESCUE_AFTER_NANOS} at every look, some wake-up was lost: the monitor wakes
  * a carrier and counts a rescue ({@link #rescues()}), so a lost wake-up shows in tests.
  *
- * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that found nothing to do (Go's backoff). While
- * every processor is idle and no timer is pending it parks without a timeout, and the first processor to leave the
- * idle set wakes it through the {@link MonitorSignal}, which has the race ({@code MonitorSleepVersusBusyStress}).
+ * <p>Sleep: 20 µs between looks, doubling up to 10 ms after 50 looks that took no processor and rescued nothing (Go's
+ * back-off, where only {@code retake} resets the delay). Marking a processor stuck and waking a searcher for it does
+ * not count: under a server's load some task always runs past 20 µs with work behind it, so the monitor would never
+ * back off, while the carriers' own wake-ups (after every push, and the searchers' runNext steal after a pause)
+ * already move that work. While every processor is idle and no timer is pending it parks without a timeout, and the
+ * first processor to leave the idle set wakes it through the {@link MonitorSignal}, which has the race
+ * ({@code MonitorSleepVersusBusyStress}). That wake keeps the delay the monitor had, as Go's sysmon keeps it when a
+ * timer ends its deep sleep: a server's processors go idle and busy thousands of times a second, and a monitor that
+ * started again at 20 µs each time would look at its fastest under moderate load.
  *
  * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer watch, and acts through the
  * {@link Wakeups}; carriers and wakers reach it only through the {@link MonitorSignal}'s flags.
@@ -124,41 +130,12 @@ final class Monitor implements Runnable {
         return retakes.get();
     }
 
-    /**
-     * Keeps the signal's {@code watchingRunNext} raised while a busy processor's runNext is occupied. Lowering it
-     * comes before a last look at the slots: a pusher that read the flag still raised wrote its runNext before, and
-     * the look sees it (Dekker, all volatile; {@code RunNextWatchStress}).
-     */
-    void watchRunNext() {
-        if (anyBusyRunNext()) {
-            signal.setWatchingRunNext(true);
-        } else if (signal.watchesRunNext()) {
-            signal.setWatchingRunNext(false);
-            if (anyBusyRunNext()) {
-                signal.setWatchingRunNext(true);
-            }
-        }
-    }
-
-    private boolean anyBusyRunNext() {
-        IdleSet idle = state.idle;
-        Processor[] all = state.processors;
-        for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
-            if (all[i].runQueue.hasRunNext()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     @Override
     public void run() {
         long delay = MIN_DELAY_NANOS;
         int quiet = 0;
         while (!state.isStopping()) {
             if (sleepWhileAllIdle()) {
-                delay = MIN_DELAY_NANOS;
-                quiet = 0;
                 continue;
             }
             LockSupport.parkNanos(this, delay);
@@ -193,7 +170,6 @@ final class Monitor implements Runnable {
         if (!nothingToWatch()) {
             return false;
         }
-        signal.setWatchingRunNext(false);
         signal.setAsleep(true);
         if (!nothingToWatch()) {
             signal.setAsleep(false);
@@ -212,7 +188,7 @@ final class Monitor implements Runnable {
                 && !state.hasQueuedWork();
     }
 
-    /** One look at every processor; returns whether it had to act. */
+    /** One look at every processor; returns whether it took a processor from its carrier or rescued work. */
     boolean look(long now) {
         boolean acted = false;
         boolean noneIdle = state.idle.count() == 0;
@@ -225,7 +201,6 @@ final class Monitor implements Runnable {
             acted |= lookAt(proc, now, noneIdle && globalWaits);
         }
         lastLook = now;
-        watchRunNext();
         return rescueLostWakeUp(now) || acted;
     }
 
@@ -287,7 +262,8 @@ final class Monitor implements Runnable {
             LongTaskEvent.emit(state.name, proc, stuckFor);
         }
         proc.markStuck(tick);
-        return wakeups.wakep();
+        wakeups.wakep();
+        return false;
     }
 
     /** A retake from a carrier blocked in the kernel, recorded as {@link CarrierBlockedEvent} when enabled. */

@@ -23,18 +23,6 @@ final class Wakeups {
     }
 
     /**
-     * Wakes a searcher for work just queued from a task, unless it only went into runNext while the monitor watches
-     * runNext slots: the current task usually parks soon and its carrier runs the woken thread next; if it does not,
-     * the monitor sees the processor's tick stand still and has the runNext stolen. The push wrote runNext before
-     * this reads the flag; see {@code Monitor.watchRunNext} for the other side ({@code RunNextWatchStress}).
-     */
-    void afterLocalPush(boolean onlyRunNext) {
-        if (!onlyRunNext || !monitor.watchesRunNext()) {
-            wakep();
-        }
-    }
-
-    /**
      * Go's {@code wakep}: wakes one idle carrier into the searching state, unless a carrier is already searching
      * (it will find the work, or re-check before it parks) or none is idle (every carrier will look at the queues
      * before it parks). The searching count is raised on the woken carrier's behalf before it is unparked, so two

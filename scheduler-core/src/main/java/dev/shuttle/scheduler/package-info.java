@@ -153,15 +153,14 @@
  *
  * <h2>runNext and stuck processors (the monitor)</h2>
  * A task in a busy processor's {@code runNext} runs as soon as the current task parks. If the task never parks (a
- * long computation, a pinned or blocking call), another carrier must take it. Waking a searcher for every
- * {@code runNext} hand-off, as Go does, makes every producer/consumer pair cost a second core's worth of spinning and
- * wake-ups. Instead, while the monitor saw a busy processor's {@code runNext} occupied at its last look, a
- * {@code runNext}-only hand-off wakes nobody: the monitor looks again within its sleep (20 µs, doubling to 10 ms while
- * it finds nothing to do), and a processor whose tick stood still with work waiting is marked stuck (thieves may take
- * its {@code runNext}) and an idle carrier is woken to steal, or, if its carrier is off the CPU, the processor is
- * handed to another carrier thread. The race: a pusher writes {@code runNext}, then reads the monitor's flag in
- * {@link dev.shuttle.scheduler.MonitorSignal} ({@code Wakeups.afterLocalPush}); the monitor lowering the flag looks
- * at the slots once more ({@code Monitor.watchRunNext}). One of the two sees the other ({@code RunNextWatchStress}).
+ * long computation, a waiter spinning for the thread it just woke, a handler writing its response, a pinned or
+ * blocking call), another carrier must take it. As in Go's {@code ready}, every push from a task wakes a searcher
+ * ({@code wakep}, which costs two reads when a carrier already searches or none is idle); the searcher takes a busy
+ * processor's {@code runNext} after its first pause if that processor's tick has not moved ({@code WorkSearch}). The
+ * {@link dev.shuttle.scheduler.Monitor} is the slower net: it marks a processor whose tick stood still with work
+ * waiting as stuck (thieves may then take its {@code runNext} at once) and wakes an idle carrier to steal, or, if its
+ * carrier is off the CPU, hands the processor to another carrier thread. Nothing waits for the monitor's look in the
+ * common case, so its looks can back off as Go's sysmon's do (docs/blocking.md, "The monitor under a server's load").
  *
  * <p>While every processor is idle and no timer is pending, the monitor parks without a timeout. It publishes
  * {@code asleep} in the signal, then looks at the idle set once more; a carrier leaving the idle set clears its bit,

@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * A resize retires processor 1 ({@code CarrierPool.setParallelism(1)}: raise the flag, take the processor from its
  * holder by CAS, drain it) while the virtual thread running on that processor's carrier wakes another thread into it
- * ({@code Carrier.pushLocal}, then {@code afterLocalPush}, as {@code CarrierPool.execute} does on a carrier). After
+ * ({@code Carrier.pushLocal}, then {@code wakep}, as {@code CarrierPool.execute} does on a carrier). After
  * the retirement nobody looks at processor 1's queue until its carrier's current virtual thread ends, which may be
  * never; so either the push came before the resize's CAS and its drain moves the task, or the pusher sees the
  * processor taken and retired and drains it itself. On the real pool, processor and resize code; nothing is started
@@ -67,7 +67,8 @@ public class RetireVersusPushStress {
         }
 
         void push() {
-            pool.wakeups.afterLocalPush(carrier.pushLocal(proc, woken));
+            carrier.pushLocal(proc, woken);
+            pool.wakeups.wakep();
         }
 
         void shrink() {

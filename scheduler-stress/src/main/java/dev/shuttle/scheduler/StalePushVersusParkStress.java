@@ -12,7 +12,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
  * A carrier that lost its processor without knowing yet (its virtual thread still runs) wakes a thread into that
- * processor's runNext ({@code Carrier.pushLocal}, then {@code afterLocalPush} as {@code execute} does), while the
+ * processor's runNext ({@code Carrier.pushLocal}, then {@code wakep} as {@code execute} does), while the
  * processor's new holder, out of work, goes to park with it ({@code Carrier.prepareToPark}). Nobody looks at an idle
  * processor's queue, so either the new holder's re-check sees the task or the pusher sees the processor idle and
  * wakes it. On the real pool, processor and spare code; nothing is started (the actors play the carriers and the
@@ -108,7 +108,8 @@ public class StalePushVersusParkStress {
 
         /** The stale carrier's virtual thread wakes another, as {@code CarrierPool.execute} does on a carrier. */
         void push() {
-            pool.wakeups.afterLocalPush(stale.pushLocal(proc, woken));
+            stale.pushLocal(proc, woken);
+            pool.wakeups.wakep();
         }
 
         /** The monitor hands processor 0 to the spare, and the spare takes it, as {@code Carrier.run} does. */
