@@ -18,7 +18,7 @@ import java.lang.invoke.VarHandle;
  * <p>The grace is what a carrier stuck in one long task can cost: the backup wakes within it of a deadline, finds the
  * timer due (or the watch vacant, or work queued behind the stuck carrier) and takes over. It starts at
  * {@link #MIN_GRACE_NANOS}, doubles each time a backup wakes to find nothing due (the carrier that left fired in
- * time), and drops to the minimum whenever a backup wake finds a timer nobody fired, like the runNext watch's grace and
+ * time), and drops to the minimum whenever a backup wake finds a timer nobody fired, like
  * Go's sysmon back-off. {@link #MAX_GRACE_NANOS} is therefore the bound on how late a timer or a
  * small batch of woken threads can be behind a carrier that got stuck after a quiet spell.
  *

@@ -40,7 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  * started again at 20 µs each time would look at its fastest under moderate load.
  *
  * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer watch, and acts through the
- * {@link Wakeups}; carriers and wakers reach it only through the {@link MonitorSignal}'s flags.
+ * {@link Wakeups}; carriers and wakers reach it only through the {@link MonitorSignal}'s flag.
  */
 final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;
