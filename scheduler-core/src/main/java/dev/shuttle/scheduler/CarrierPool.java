@@ -104,7 +104,7 @@ final class CarrierPool extends ForkJoinPool {
                 // Go's ready: wake a searcher even for a runNext-only hand-off. The current task usually parks soon
                 // and this carrier runs the woken thread next; if it keeps running (a long task, a waiter spinning
                 // for the thread it woke, a handler writing its response), the searcher takes that runNext after its
-                // first pause (WorkSearch) instead of leaving it to the monitor's next look.
+                // first pause (WorkSearch); the monitor looks too seldom to be the one who moves it.
                 c.pushLocal(proc, task);
                 wakeups.wakep();
             }

@@ -37,5 +37,4 @@ final class MonitorSignal {
     void setAsleep(boolean asleep) {
         this.asleep = asleep;
     }
-
 }
