@@ -16,7 +16,7 @@ class ServerReportTest {
         Histogram h = new Histogram(3);
         h.recordValueWithCount(latencyMicros * 1_000, completed);
         return new ServerBench.Run(Framework.HELIDON, e, scheduler, load, load * 1_000,
-                new LoadGenerator.Result(completed, completed, 0, 1_000_000_000L, h, completed * 10_000, ""),
+                new LoadGenerator.Result(completed, completed, 0, 0, 1_000_000_000L, h, completed * 10_000, ""),
                 serverCpuNanos);
     }
 
@@ -27,7 +27,7 @@ class ServerReportTest {
         runs.add(run(Endpoint.HELLO, "shuttle", 0, 900, 500, 80_000_000));
         runs.add(run(Endpoint.HELLO, "jdk", 0.5, 500, 200, 50_000_000));
         runs.add(run(Endpoint.HELLO, "shuttle", 0.5, 500, 300, 40_000_000));
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4);
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1);
         ServerBench.Results results = new ServerBench.Results(settings, runs,
                 Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
         String md = ServerReport.markdown(results, "cmd", "plots");
