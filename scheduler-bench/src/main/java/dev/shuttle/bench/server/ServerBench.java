@@ -69,6 +69,10 @@ public final class ServerBench {
 
     /** Everything one benchmark run measured, and the server command lines by framework and scheduler. */
     public record Results(Settings settings, List<Run> runs, Map<Framework, Map<String, String>> commands) {
+        /** Requests that failed or timed out in the measured runs, warm-ups aside. */
+        public long failures() {
+            return runs.stream().mapToLong(r -> r.result().failures()).sum();
+        }
     }
 
     private ServerBench() {
