@@ -20,13 +20,16 @@ import java.util.concurrent.TimeUnit;
  * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
- *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--server helidon|jdk]... [--endpoint PATH]...
- *     [--server-arg FLAG]...</pre>
+ *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--plots DIR] [--server helidon|jdk]...
+ *     [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]</pre>
  *
  * {@code --server} (repeatable) runs only the named frameworks, by default all of them; {@code --endpoint}
  * (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant}; {@code --server-arg} (repeatable)
  * adds a JVM flag to every server alike, e.g. to profile them:
- * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}.
+ * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}. {@code --plots} writes the latency
+ * against offered load of each framework and endpoint there, as SVG, and links them in the report;
+ * {@code --request-timeout} is how many milliseconds a request may go unanswered before it counts as timed out (by
+ * default 2000, {@link #REQUEST_TIMEOUT_NANOS}; {@link ServerBenchArgs} has the range).
  */
 public final class ServerBench {
     /**
@@ -40,6 +43,10 @@ public final class ServerBench {
                     + " %.1f s closed loop for the maximum, %.1f s per open-loop load step; a request not answered"
                     + " within %.1f s of being sent has timed out", connections, warmupNanos / 1e9, maxNanos / 1e9,
                     stepNanos / 1e9, requestTimeoutNanos / 1e9);
+        }
+
+        Settings withRequestTimeout(long nanos) {
+            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, nanos);
         }
     }
 
@@ -79,31 +86,21 @@ public final class ServerBench {
     }
 
     public static void main(String[] args) throws Exception {
-        List<String> list = List.of(args);
-        Settings settings = list.contains("--smoke") ? SMOKE : FULL;
-        List<Framework> frameworks = new ArrayList<>();
-        List<Endpoint> endpoints = new ArrayList<>();
-        List<String> serverArgs = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) {
-            if (List.of("--server", "--endpoint", "--server-arg").contains(args[i])) {
-                if (i + 1 >= args.length) {
-                    throw new IllegalArgumentException(args[i] + " needs a value");
-                }
-                String value = args[++i];
-                switch (args[i - 1]) {
-                    case "--server" -> frameworks.add(Framework.ofId(value));
-                    case "--endpoint" -> endpoints.add(Endpoint.ofPath(value));
-                    default -> serverArgs.add(value);
-                }
+        ServerBenchArgs options = ServerBenchArgs.parse(args);
+        Results results = run(options.settings(), options.frameworks(), options.endpoints(), options.serverArgs());
+        String plotLink = null;
+        if (options.plots().isPresent()) {
+            Path dir = options.plots().get();
+            Files.createDirectories(dir);
+            for (Map.Entry<String, String> plot : ServerReport.plots(results).entrySet()) {
+                Files.writeString(dir.resolve(plot.getKey()), plot.getValue());
             }
+            plotLink = options.plotLink();
         }
-        Results results = run(settings, frameworks.isEmpty() ? List.of(Framework.values()) : frameworks,
-                endpoints.isEmpty() ? List.of(Endpoint.values()) : endpoints, serverArgs);
         String markdown = ServerReport.markdown(results, "java -cp scheduler-bench/target/benchmarks.jar "
-                + ServerBench.class.getName() + " " + String.join(" ", args), null);
-        int out = list.indexOf("--out");
-        if (out >= 0 && out + 1 < args.length) {
-            Files.writeString(Path.of(args[out + 1]), markdown);
+                + ServerBench.class.getName() + " " + String.join(" ", args), plotLink);
+        if (options.out().isPresent()) {
+            Files.writeString(options.out().get(), markdown);
         } else {
             System.out.print(markdown);
         }

@@ -179,6 +179,9 @@ public final class ServerReport {
         if (plotDir != null) {
             md.append("\n#### ").append(shortTitle(f)).append(": latency against offered load\n\n");
             for (Endpoint e : Endpoint.values()) {
+                if (!hasLoadSteps(results, f, e)) {
+                    continue;
+                }
                 md.append("![").append(shortTitle(f)).append(' ').append(e.path()).append("](").append(plotDir)
                         .append('/').append(plotFile(f, e)).append(")\n\n");
             }
@@ -201,6 +204,16 @@ public final class ServerReport {
             losses.add("- " + where + " failed or timed out: " + shuttle.result().failures() + " requests, "
                     + jdk.result().failures() + " on the JDK default");
         }
+    }
+
+    private static boolean hasLoadSteps(ServerBench.Results results, Framework f, Endpoint e) {
+        for (double load : results.settings().loads()) {
+            if (find(results.runs(), f, e, Schedulers.JDK, load).isPresent()
+                    || find(results.runs(), f, e, Schedulers.SHUTTLE, load).isPresent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Optional<ServerBench.Run> find(List<ServerBench.Run> runs, Framework f, Endpoint e,

@@ -46,6 +46,7 @@ class ServerReportTest {
         assertTrue(losses.contains("/hello at 50% p99: 1.50x"), losses);
         assertFalse(losses.contains("server CPU per request at 50%"), losses);
         assertTrue(md.contains("![Helidon SE /hello](plots/server-helidon-hello.svg)"), md);
+        assertFalse(md.contains("server-helidon-sleep.svg"), "no chart for an endpoint that did not run: " + md);
         Map<String, String> plots = ServerReport.plots(results);
         assertEquals(1, plots.size());
         assertTrue(plots.get("server-helidon-hello.svg").contains("Shuttle p99"));
