@@ -4,29 +4,47 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One keep-alive HTTP/1.1 connection to the server under load, used by one generator thread: a request is written
  * whole and its response read whole before the next. Only what {@code com.sun.net.httpserver} answers is parsed:
- * a status line, headers and a {@code Content-Length} body.
+ * a status line, headers and a {@code Content-Length} body. Every exchange ends by a deadline, however the server
+ * trickles its bytes: a read timeout alone bounds each read, not the response.
  */
 final class HttpConnection implements Closeable {
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
+    private final int timeoutMillis;
+    /** {@link System#nanoTime} by which the exchange under way must have read its whole response. */
+    private long deadline;
 
-    /** Connects to 127.0.0.1:{@code port}; a read waits at most {@code timeoutMillis}. */
+    /**
+     * Connects to 127.0.0.1:{@code port} within {@code timeoutMillis}; a {@link #get} must be answered within as long.
+     *
+     * @throws SocketTimeoutException if the server did not accept the connection in time
+     */
     HttpConnection(int port, int timeoutMillis) throws IOException {
-        socket = new Socket(InetAddress.getLoopbackAddress(), port);
-        socket.setTcpNoDelay(true);
-        socket.setSoTimeout(timeoutMillis);
-        in = new BufferedInputStream(socket.getInputStream(), 8192);
+        this.timeoutMillis = timeoutMillis;
+        socket = new Socket();
+        try {
+            socket.setTcpNoDelay(true);
+            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), timeoutMillis);
+        } catch (IOException e) {
+            socket.close();
+            throw e;
+        }
+        in = new BufferedInputStream(new DeadlineInput(socket.getInputStream()), 8192);
         out = socket.getOutputStream();
     }
 
@@ -35,8 +53,14 @@ final class HttpConnection implements Closeable {
         return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
     }
 
-    /** Sends {@code request} and reads the response; returns its status code. */
-    int exchange(byte[] request) throws IOException {
+    /**
+     * Sends {@code request} and reads the response; returns its status code.
+     *
+     * @throws SocketTimeoutException if the whole response has not come by {@code deadlineNanos} ({@link
+     *     System#nanoTime}); the connection is then out of step with its responses and must be closed
+     */
+    int exchange(byte[] request, long deadlineNanos) throws IOException {
+        deadline = deadlineNanos;
         out.write(request);
         out.flush();
         return readResponse(null);
@@ -44,6 +68,7 @@ final class HttpConnection implements Closeable {
 
     /** GETs {@code path} and returns the body, failing on a status other than 200. */
     String get(String path) throws IOException {
+        deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         out.write(request(path));
         out.flush();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
@@ -93,5 +118,33 @@ final class HttpConnection implements Closeable {
     @Override
     public void close() throws IOException {
         socket.close();
+    }
+
+    /** Sets the socket's read timeout to what is left of the deadline before each read that may block. */
+    private final class DeadlineInput extends FilterInputStream {
+        DeadlineInput(InputStream socketIn) {
+            super(socketIn);
+        }
+
+        @Override
+        public int read() throws IOException {
+            socket.setSoTimeout(millisLeft());
+            return super.read();
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            socket.setSoTimeout(millisLeft());
+            return super.read(b, off, len);
+        }
+
+        /** At least 1: a read timeout of 0 would wait forever. */
+        private int millisLeft() throws SocketTimeoutException {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new SocketTimeoutException("no whole response by the deadline");
+            }
+            return (int) Math.min(Integer.MAX_VALUE, Math.ceilDiv(left, 1_000_000L));
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.shuttle.bench.server;
 
 import dev.shuttle.bench.metrics.ProcessCpu;
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -19,29 +20,49 @@ import org.HdrHistogram.Histogram;
  *   <li>{@link #closedLoop}: each connection sends its next request as soon as the last one is answered; the
  *       completed rate is the server's maximum throughput at that concurrency.</li>
  * </ul>
- * Every run ends by {@code duration + GRACE}: reads time out, and a connection still busy then is closed and its
- * unsent requests counted as not completed.
+ * As a load tool does, a run carries on past a bad request instead of stopping: a request that gets a status other
+ * than 200 or a broken connection has failed, one not answered within the request timeout of being sent (connecting
+ * included) has timed out. Either way its latency is recorded up to then, from its intended start, so a stalled
+ * server's wait is not dropped from the histogram; the connection is replaced and the schedule goes on.
+ * A connection behind its schedule stops sending {@link #GRACE_NANOS} after the run's end, and what it has not sent
+ * by then counts as planned, not completed; every request ends within its timeout, so a run ends by
+ * {@link #boundNanos}.
  */
 final class LoadGenerator {
     static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** Time for a sender's thread to see its last request's timeout and end; not waited for I/O. */
+    private static final long JOIN_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     /**
-     * What one run measured; {@code latency} in nanoseconds. {@code firstError} describes one failed request (a
-     * status other than 200, or what the connection threw), empty when none failed.
+     * What one run measured; {@code latency} in nanoseconds, one value for every request sent, whether it completed
+     * (status 200), {@code failed} or {@code timedOut}. {@code firstFailure} describes one request that failed or
+     * timed out, empty when none did.
      */
-    record Result(long planned, long completed, long errors, long nanos, Histogram latency, long generatorCpuNanos,
-            String firstError) {
+    record Result(long planned, long completed, long failed, long timedOut, long nanos, Histogram latency,
+            long generatorCpuNanos, String firstFailure) {
         double completedPerSecond() {
             return completed * 1e9 / nanos;
+        }
+
+        /** Requests that failed or timed out. */
+        long failures() {
+            return failed + timedOut;
         }
     }
 
     private final int port;
     private final int connections;
+    private final long requestTimeoutNanos;
 
-    LoadGenerator(int port, int connections) {
+    /** {@code requestTimeoutNanos} at least 1 ms: a socket's timeout is in milliseconds, and 0 would wait forever. */
+    LoadGenerator(int port, int connections, long requestTimeoutNanos) {
+        if (requestTimeoutNanos < TimeUnit.MILLISECONDS.toNanos(1)) {
+            throw new IllegalArgumentException("request timeout " + requestTimeoutNanos + " ns: under 1 ms");
+        }
         this.port = port;
         this.connections = connections;
+        this.requestTimeoutNanos = requestTimeoutNanos;
     }
 
     Result openLoop(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException {
@@ -52,10 +73,15 @@ final class LoadGenerator {
         return run(endpoint, 0, durationNanos);
     }
 
+    /** The longest a run of {@code durationNanos} takes, from the call to its return. */
+    long boundNanos(long durationNanos) {
+        return START_DELAY_NANOS + durationNanos + GRACE_NANOS + requestTimeoutNanos + JOIN_MARGIN_NANOS;
+    }
+
     /** {@code rate} 0 means closed loop. */
     private Result run(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException {
         long cpu0 = ProcessCpu.nanos();
-        long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+        long start = System.nanoTime() + START_DELAY_NANOS;
         long end = start + durationNanos;
         List<Sender> senders = new ArrayList<>();
         for (int k = 0; k < connections; k++) {
@@ -64,7 +90,7 @@ final class LoadGenerator {
             s.thread = Thread.ofPlatform().name("load-" + k).daemon().start(s);
             senders.add(s);
         }
-        long hardEnd = end + GRACE_NANOS;
+        long hardEnd = end + GRACE_NANOS + requestTimeoutNanos + JOIN_MARGIN_NANOS;
         for (Sender s : senders) {
             long left = hardEnd - System.nanoTime();
             if (left <= 0 || !s.thread.join(java.time.Duration.ofNanos(left))) {
@@ -74,21 +100,24 @@ final class LoadGenerator {
         Histogram all = new Histogram(3);
         long planned = 0;
         long completed = 0;
-        long errors = 0;
-        String firstError = "";
+        long failed = 0;
+        long timedOut = 0;
+        String firstFailure = "";
         for (Sender s : senders) {
             s.thread.join();
             all.add(s.latency);
             planned += s.planned;
             completed += s.completed;
-            errors += s.errors;
-            if (firstError.isEmpty() && s.firstError != null) {
-                firstError = s.thread.getName() + ": " + s.firstError;
+            failed += s.failed;
+            timedOut += s.timedOut;
+            if (firstFailure.isEmpty() && s.firstFailure != null) {
+                firstFailure = s.thread.getName() + ": " + s.firstFailure;
             }
         }
         long wall = Math.max(1, Math.min(System.nanoTime(), hardEnd) - start);
         long measured = rate == 0 ? durationNanos : Math.max(durationNanos, wall);
-        return new Result(planned, completed, errors, measured, all, ProcessCpu.nanos() - cpu0, firstError);
+        return new Result(planned, completed, failed, timedOut, measured, all, ProcessCpu.nanos() - cpu0,
+                firstFailure);
     }
 
     private final class Sender implements Runnable {
@@ -100,8 +129,9 @@ final class LoadGenerator {
         final long end;
         long planned;
         long completed;
-        long errors;
-        String firstError;
+        long failed;
+        long timedOut;
+        String firstFailure;
         Thread thread;
         private volatile HttpConnection connection;
         private volatile boolean aborted;
@@ -118,54 +148,83 @@ final class LoadGenerator {
         public void run() {
             boolean open = offset >= 0;
             long intended = start + Math.max(0, offset);
-            boolean inFlight = false;
-            try {
-                connection = new HttpConnection(port, (int) TimeUnit.NANOSECONDS.toMillis(GRACE_NANOS));
-                waitUntil(start);
-                while (!aborted) {
-                    if (open) {
-                        if (intended >= end) {
-                            break;
-                        }
-                        planned++;
-                        inFlight = true;
-                        waitUntil(intended);
-                    } else {
-                        intended = System.nanoTime();
-                        if (intended >= end) {
-                            break;
-                        }
-                        planned++;
+            waitUntil(start);
+            while (!aborted) {
+                if (open) {
+                    if (intended >= end || System.nanoTime() - end >= GRACE_NANOS) {
+                        break;
                     }
-                    int status = connection.exchange(request);
-                    if (status == 200) {
-                        completed++;
-                        latency.recordValue(Math.max(0, System.nanoTime() - intended));
-                    } else {
-                        errors++;
-                        firstError = firstError != null ? firstError : "status " + status + " after " + completed
-                                + " requests";
+                    waitUntil(intended);
+                } else {
+                    intended = System.nanoTime();
+                    if (intended >= end) {
+                        break;
                     }
-                    intended += period;
-                    inFlight = false;
                 }
-            } catch (IOException | RuntimeException e) {
-                if (!aborted) {
-                    errors++;
-                    firstError = firstError != null ? firstError : e + " after " + completed + " requests";
-                }
-                if (inFlight) {
-                    intended += period;
-                }
-            } finally {
-                closeQuietly();
+                planned++;
+                send(intended);
+                intended += period;
             }
+            closeQuietly();
             if (open) {
                 // Requests this connection never got to send before the end still count as planned.
                 for (; intended < end; intended += period) {
                     planned++;
                 }
             }
+        }
+
+        /** One request, on a new connection if the last one broke or timed out. */
+        private void send(long intended) {
+            long deadline = System.nanoTime() + requestTimeoutNanos;
+            try {
+                HttpConnection c = connection;
+                if (c == null) {
+                    c = new HttpConnection(port, (int) TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos));
+                    connection = c;
+                    if (aborted) {
+                        closeQuietly();
+                        return;
+                    }
+                }
+                int status = c.exchange(request, deadline);
+                recordLatency(intended);
+                if (status == 200) {
+                    completed++;
+                } else {
+                    failed++;
+                    noteFailure("status " + status);
+                }
+            } catch (SocketTimeoutException e) {
+                recordLatency(intended);
+                timedOut++;
+                noteFailure("no answer within " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms");
+                replaceConnection();
+            } catch (IOException | RuntimeException e) {
+                if (aborted) {
+                    return;
+                }
+                recordLatency(intended);
+                failed++;
+                noteFailure(e.toString());
+                replaceConnection();
+            }
+        }
+
+        private void recordLatency(long intended) {
+            latency.recordValue(Math.max(0, System.nanoTime() - intended));
+        }
+
+        private void noteFailure(String what) {
+            if (firstFailure == null) {
+                firstFailure = what + " after " + completed + " completed requests";
+            }
+        }
+
+        /** The old connection may still deliver the late response, which the next request would take for its own. */
+        private void replaceConnection() {
+            closeQuietly();
+            connection = null;
         }
 
         void abort() {

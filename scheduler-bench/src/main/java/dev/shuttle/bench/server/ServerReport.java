@@ -78,9 +78,12 @@ public final class ServerReport {
                 .append(" virtual threads of the scheduler under test.\n");
         md.append("- Load: `LoadGenerator`, Java, in the parent JVM, on 127.0.0.1; one keep-alive connection per")
                 .append(" platform thread. Open loop at a fixed rate as wrk2: latency from each request's intended")
-                .append(" start, HdrHistogram. Generator and server share the machine's processors. On each server")
-                .append(" the JDK default is measured first, then Shuttle, at the same rates (fractions of the JDK")
-                .append(" default's maximum on that server).\n");
+                .append(" start, HdrHistogram. A request answered with a status other than 200 or a broken")
+                .append(" connection has failed; one not answered within the request timeout of being sent has timed")
+                .append(" out. Either way its latency counts up to then, its connection is replaced and the run goes")
+                .append(" on; both are counted per run in the tables. Generator and server share the machine's")
+                .append(" processors. On each server the JDK default is measured first, then Shuttle, at the same")
+                .append(" rates (fractions of the JDK default's maximum on that server).\n");
         md.append("- Endpoints, the same handler code on every server: `/hello`; `/sleep` 1 ms; `/lock/reentrant`")
                 .append(" and `/lock/spinbit` 20 µs of CPU under one process-wide lock; `/fanout` 8 virtual threads")
                 .append(" sleeping 1 ms, joined; `/file` reads a 256 KB file from the page cache and answers its")
@@ -102,7 +105,7 @@ public final class ServerReport {
 
         md.append("#### ").append(shortTitle(f)).append(": maximum throughput (closed loop)\n\n");
         md.append("| endpoint | JDK default req/s | Shuttle req/s | Shuttle/JDK | server CPU µs/req JDK | Shuttle |")
-                .append(" Shuttle/JDK |\n|---|---:|---:|---:|---:|---:|---:|\n");
+                .append(" Shuttle/JDK | failed, timed out JDK / Shuttle |\n|---|---:|---:|---:|---:|---:|---:|---|\n");
         List<String> losses = new ArrayList<>();
         for (Endpoint e : Endpoint.values()) {
             Optional<ServerBench.Run> jdk = find(runs, f, e, Schedulers.JDK, 0);
@@ -116,7 +119,8 @@ public final class ServerReport {
             double sc = shuttle.get().serverCpuMicrosPerRequest();
             md.append("| ").append(e.path()).append(" | ").append(f(jr)).append(" | ").append(f(sr)).append(" | ")
                     .append(ratio(sr, jr)).append(" | ").append(f(jc)).append(" | ").append(f(sc)).append(" | ")
-                    .append(ratio(sc, jc)).append(" |\n");
+                    .append(ratio(sc, jc)).append(" | ").append(failures(jdk.get(), shuttle.get())).append(" |\n");
+            lossInFailures(losses, e.path() + " at the maximum", jdk.get(), shuttle.get());
             if (sr < jr) {
                 losses.add("- " + e.path() + " maximum throughput: " + ratio(sr, jr));
             }
@@ -127,9 +131,11 @@ public final class ServerReport {
 
         md.append("\n#### ").append(shortTitle(f))
                 .append(": latency and CPU at fixed rates (fractions of the JDK default's maximum)\n\n");
-        md.append("Each cell: JDK default / Shuttle (Shuttle/JDK). Latency in ms from the intended start.\n\n");
+        md.append("Each cell: JDK default / Shuttle (Shuttle/JDK). Latency in ms from the intended start, of every")
+                .append(" request sent: completed, failed or timed out.\n\n");
         md.append("| endpoint | load | req/s | p50 ms | p99 ms | p99.9 ms | server CPU µs/req |")
-                .append(" generator CPU µs/req | completed of planned |\n|---|---:|---:|---|---|---|---|---|---|\n");
+                .append(" generator CPU µs/req | completed of planned | failed, timed out |\n")
+                .append("|---|---:|---:|---|---|---|---|---|---|---|\n");
         for (Endpoint e : Endpoint.values()) {
             for (double load : results.settings().loads()) {
                 Optional<ServerBench.Run> jdk = find(runs, f, e, Schedulers.JDK, load);
@@ -149,7 +155,8 @@ public final class ServerReport {
                         .append(pair(j.generatorCpuMicrosPerRequest(), s.generatorCpuMicrosPerRequest()))
                         .append(" | ").append(j.result().completed()).append('/').append(j.result().planned())
                         .append(" / ").append(s.result().completed()).append('/').append(s.result().planned())
-                        .append(" |\n");
+                        .append(" | ").append(failures(j, s)).append(" |\n");
+                lossInFailures(losses, where, j, s);
                 for (double p : new double[] {50, 99, 99.9}) {
                     if (millis(s, p) > millis(j, p)) {
                         losses.add("- " + where + " p" + fmtPercentile(p) + ": "
@@ -172,10 +179,41 @@ public final class ServerReport {
         if (plotDir != null) {
             md.append("\n#### ").append(shortTitle(f)).append(": latency against offered load\n\n");
             for (Endpoint e : Endpoint.values()) {
+                if (!hasLoadSteps(results, f, e)) {
+                    continue;
+                }
                 md.append("![").append(shortTitle(f)).append(' ').append(e.path()).append("](").append(plotDir)
                         .append('/').append(plotFile(f, e)).append(")\n\n");
             }
         }
+    }
+
+    /** Failed and timed-out requests of a run on each scheduler: {@code JDK failed, timed out / Shuttle's}. */
+    private static String failures(ServerBench.Run jdk, ServerBench.Run shuttle) {
+        return jdk.result().failed() + ", " + jdk.result().timedOut() + " / " + shuttle.result().failed() + ", "
+                + shuttle.result().timedOut();
+    }
+
+    /**
+     * Compared apart from the latency, which hides them: a fast failure looks good in a percentile, and a timed-out
+     * request's latency stops at the timeout.
+     */
+    private static void lossInFailures(List<String> losses, String where, ServerBench.Run jdk,
+            ServerBench.Run shuttle) {
+        if (shuttle.result().failures() > jdk.result().failures()) {
+            losses.add("- " + where + " failed or timed out: " + shuttle.result().failures() + " requests, "
+                    + jdk.result().failures() + " on the JDK default");
+        }
+    }
+
+    private static boolean hasLoadSteps(ServerBench.Results results, Framework f, Endpoint e) {
+        for (double load : results.settings().loads()) {
+            if (find(results.runs(), f, e, Schedulers.JDK, load).isPresent()
+                    || find(results.runs(), f, e, Schedulers.SHUTTLE, load).isPresent()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Optional<ServerBench.Run> find(List<ServerBench.Run> runs, Framework f, Endpoint e,

@@ -11,9 +11,9 @@
  *   <li>Ownership: each generator connection is owned by one platform thread; its counters and histogram are read
  *       by the driver only after {@code join}, which orders them. The driver ends a connection that outlives the
  *       run's bound by closing its socket, and then joins it too.</li>
- *   <li>Bounded: every run ends by its duration plus {@code LoadGenerator.GRACE_NANOS}; reads time out; a server
- *       that does not print its port within 30 s is killed, and one that does not exit within 5 s of its standard
- *       input closing is killed.</li>
+ *   <li>Bounded: a request not answered within the request timeout is counted as timed out and its connection
+ *       replaced, so every run ends by {@code LoadGenerator.boundNanos}; a server that does not print its port within
+ *       30 s is killed, and one that does not exit within 5 s of its standard input closing is killed.</li>
  *   <li>Like for like: the server lowers its timer slack before creating any thread (as the JMH trials do), and
  *       checks nothing else differs but the agent; {@code /info} confirms which scheduler ran the requests.</li>
  * </ul>

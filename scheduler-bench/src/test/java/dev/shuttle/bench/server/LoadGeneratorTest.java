@@ -3,47 +3,13 @@ package dev.shuttle.bench.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.shuttle.bench.server.ScriptedServer.Answer;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class LoadGeneratorTest {
-    private HttpServer server;
-    private final AtomicBoolean stallNext = new AtomicBoolean();
-
-    @BeforeEach
-    void startServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
-        server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
-        server.createContext(Endpoint.HELLO.path(), exchange -> {
-            if (stallNext.getAndSet(false)) {
-                try {
-                    Thread.sleep(300);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            byte[] body = "hello".getBytes();
-            exchange.sendResponseHeaders(200, body.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(body);
-            }
-        });
-        server.start();
-    }
-
-    @AfterEach
-    void stopServer() {
-        server.stop(0);
-    }
+    private static final long TIMEOUT = TimeUnit.MILLISECONDS.toNanos(300);
 
     /**
      * One 300 ms stall at a fixed 100 requests per second: the ~30 requests meant to start during the stall waited
@@ -51,27 +17,73 @@ class LoadGeneratorTest {
      * own time would show one slow request.
      */
     @Test
-    void countsTheQueueingBehindAStallFromEachIntendedStart() throws InterruptedException {
-        stallNext.set(true);
-        LoadGenerator.Result r = new LoadGenerator(server.getAddress().getPort(), 1)
-                .openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
-        assertEquals(0, r.errors());
-        assertEquals(100, r.planned());
-        assertEquals(r.planned(), r.completed());
-        long slow = r.latency().getCountBetweenValues(TimeUnit.MILLISECONDS.toNanos(100), Long.MAX_VALUE / 2);
-        assertTrue(slow >= 15, slow + " requests over 100 ms: the wait behind the stall was not counted");
+    void countsTheQueueingBehindAStallFromEachIntendedStart() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK)) {
+            LoadGenerator.Result r = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))
+                    .openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
+            assertEquals(0, r.failures(), r.firstFailure());
+            assertEquals(100, r.planned());
+            assertEquals(r.planned(), r.completed());
+            long slow = r.latency().getCountBetweenValues(TimeUnit.MILLISECONDS.toNanos(100), Long.MAX_VALUE / 2);
+            assertTrue(slow >= 15, slow + " requests over 100 ms: the wait behind the stall was not counted");
+        }
+    }
+
+    /**
+     * One request in ten stalls for far past the timeout and another gets a 500, on one connection at 50 per second:
+     * exactly those count, each with its latency, and the connection is replaced so the other 40 still complete.
+     */
+    @Test
+    void countsStalledAndFailedRequestsAndCarriesOnWithTheSchedule() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> switch (n % 10) {
+            case 3 -> Answer.stall(1_000);
+            case 6 -> Answer.status(500);
+            default -> Answer.OK;
+        })) {
+            LoadGenerator load = new LoadGenerator(server.port(), 1, TIMEOUT);
+            long duration = TimeUnit.SECONDS.toNanos(1);
+            long start = System.nanoTime();
+            LoadGenerator.Result r = load.openLoop(Endpoint.HELLO, 50, duration);
+            long took = System.nanoTime() - start;
+            assertEquals(50, r.planned());
+            assertEquals(5, r.timedOut(), r.firstFailure());
+            assertEquals(5, r.failed(), r.firstFailure());
+            assertEquals(40, r.completed());
+            assertEquals(r.planned(), r.latency().getTotalCount(), "a latency for every request sent");
+            assertTrue(r.latency().getCountBetweenValues(TIMEOUT, Long.MAX_VALUE / 2) >= 5,
+                    "a timed-out request waited at least its timeout from its intended start");
+            assertTrue(took < load.boundNanos(duration), "took " + took / 1_000_000 + " ms");
+        }
+    }
+
+    /** A server that answers nothing at all: every request times out, and the run still ends within its bound. */
+    @Test
+    void aSilentServerTimesOutEveryRequestWithinTheRunsBound() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.stall(60_000))) {
+            LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT);
+            long duration = TimeUnit.MILLISECONDS.toNanos(300);
+            long start = System.nanoTime();
+            LoadGenerator.Result r = load.closedLoop(Endpoint.HELLO, duration);
+            long took = System.nanoTime() - start;
+            assertEquals(0, r.completed());
+            assertTrue(r.timedOut() >= 2, r.timedOut() + " timed out");
+            assertEquals(r.planned(), r.timedOut());
+            assertTrue(took < load.boundNanos(duration), "took " + took / 1_000_000 + " ms");
+        }
     }
 
     @Test
-    void closedLoopCompletesRequestsWithinItsBound() throws InterruptedException {
-        long start = System.nanoTime();
-        LoadGenerator.Result r = new LoadGenerator(server.getAddress().getPort(), 4)
-                .closedLoop(Endpoint.HELLO, TimeUnit.MILLISECONDS.toNanos(300));
-        long took = System.nanoTime() - start;
-        assertEquals(0, r.errors());
-        assertEquals("", r.firstError());
-        assertTrue(r.completed() > 0);
-        assertTrue(took < TimeUnit.MILLISECONDS.toNanos(300) + LoadGenerator.GRACE_NANOS + TimeUnit.SECONDS.toNanos(2),
-                "took " + took / 1_000_000 + " ms");
+    void closedLoopCompletesRequestsWithinItsBound() throws IOException, InterruptedException {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK)) {
+            LoadGenerator load = new LoadGenerator(server.port(), 4, TimeUnit.SECONDS.toNanos(2));
+            long duration = TimeUnit.MILLISECONDS.toNanos(300);
+            long start = System.nanoTime();
+            LoadGenerator.Result r = load.closedLoop(Endpoint.HELLO, duration);
+            long took = System.nanoTime() - start;
+            assertEquals(0, r.failures());
+            assertEquals("", r.firstFailure());
+            assertTrue(r.completed() > 0);
+            assertTrue(took < load.boundNanos(duration), "took " + took / 1_000_000 + " ms");
+        }
     }
 }

@@ -13,11 +13,16 @@ import org.junit.jupiter.api.Test;
 class ServerReportTest {
     private static ServerBench.Run run(Endpoint e, String scheduler, double load, long completed, long latencyMicros,
             long serverCpuNanos) {
+        return run(e, scheduler, load, completed, latencyMicros, serverCpuNanos, 0, 0);
+    }
+
+    private static ServerBench.Run run(Endpoint e, String scheduler, double load, long completed, long latencyMicros,
+            long serverCpuNanos, long failed, long timedOut) {
         Histogram h = new Histogram(3);
-        h.recordValueWithCount(latencyMicros * 1_000, completed);
+        h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
         return new ServerBench.Run(Framework.HELIDON, e, scheduler, load, load * 1_000,
-                new LoadGenerator.Result(completed, completed, 0, 1_000_000_000L, h, completed * 10_000, ""),
-                serverCpuNanos);
+                new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
+                        completed * 10_000, ""), serverCpuNanos);
     }
 
     @Test
@@ -27,11 +32,12 @@ class ServerReportTest {
         runs.add(run(Endpoint.HELLO, "shuttle", 0, 900, 500, 80_000_000));
         runs.add(run(Endpoint.HELLO, "jdk", 0.5, 500, 200, 50_000_000));
         runs.add(run(Endpoint.HELLO, "shuttle", 0.5, 500, 300, 40_000_000));
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4);
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1);
         ServerBench.Results results = new ServerBench.Results(settings, runs,
                 Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
         String md = ServerReport.markdown(results, "cmd", "plots");
         assertTrue(md.contains("| /hello | 1,000 | 900 | 0.90x |"), md);
+        assertTrue(md.contains("| 0.89x | 0, 0 / 0, 0 |\n"), "no failures in the maximum's row: " + md);
         assertTrue(md.contains("| /hello | 50% | 500 | 0.200 / 0.300 (1.50x) |"), md);
         assertTrue(md.contains("### Helidon SE (helidon-webserver 4.5.0)"), md);
         assertFalse(md.contains("com.sun.net.httpserver,"), "a framework that did not run has no section: " + md);
@@ -40,8 +46,28 @@ class ServerReportTest {
         assertTrue(losses.contains("/hello at 50% p99: 1.50x"), losses);
         assertFalse(losses.contains("server CPU per request at 50%"), losses);
         assertTrue(md.contains("![Helidon SE /hello](plots/server-helidon-hello.svg)"), md);
+        assertFalse(md.contains("server-helidon-sleep.svg"), "no chart for an endpoint that did not run: " + md);
         Map<String, String> plots = ServerReport.plots(results);
         assertEquals(1, plots.size());
         assertTrue(plots.get("server-helidon-hello.svg").contains("Shuttle p99"));
+    }
+
+    @Test
+    void failedAndTimedOutRequestsHaveAColumnAndMoreOnShuttleIsALoss() {
+        List<ServerBench.Run> runs = new ArrayList<>();
+        runs.add(run(Endpoint.FILE, "jdk", 0, 1000, 500, 100_000_000, 0, 0));
+        runs.add(run(Endpoint.FILE, "shuttle", 0, 1000, 500, 100_000_000, 0, 0));
+        runs.add(run(Endpoint.FILE, "jdk", 0.5, 500, 200, 50_000_000, 1, 2));
+        runs.add(run(Endpoint.FILE, "shuttle", 0.5, 500, 200, 50_000_000, 0, 4));
+        runs.add(run(Endpoint.FILE, "jdk", 0.75, 500, 200, 50_000_000, 0, 7));
+        runs.add(run(Endpoint.FILE, "shuttle", 0.75, 500, 200, 50_000_000, 0, 6));
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5, 0.75}, 4, 1);
+        String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
+                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
+        assertTrue(md.contains("| 500/503 / 500/504 | 1, 2 / 0, 4 |\n"), md);
+        assertTrue(md.contains("| 500/507 / 500/506 | 0, 7 / 0, 6 |\n"), md);
+        String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
+        assertTrue(losses.contains("- /file at 50% failed or timed out: 4 requests, 3 on the JDK default\n"), losses);
+        assertFalse(losses.contains("at 75%"), "fewer failures on Shuttle is no loss: " + losses);
     }
 }

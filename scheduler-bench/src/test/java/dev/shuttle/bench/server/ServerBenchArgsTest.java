@@ -1,0 +1,45 @@
+package dev.shuttle.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ServerBenchArgsTest {
+    @Test
+    void theRequestTimeoutChangesOnlyTheTimeoutOfTheSettingsChosen() {
+        ServerBenchArgs a = ServerBenchArgs.parse("--request-timeout", "500", "--smoke", "--server", "jdk");
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(500), a.settings().requestTimeoutNanos());
+        assertEquals(ServerBench.SMOKE.stepNanos(), a.settings().stepNanos());
+        assertEquals(List.of(Framework.JDK), a.frameworks());
+        assertEquals(ServerBench.REQUEST_TIMEOUT_NANOS, ServerBenchArgs.parse().settings().requestTimeoutNanos());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"9", "60001", "0", "-5", "2s", "1.5"})
+    void refusesATimeoutOutOfRange(String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ServerBenchArgs.parse("--request-timeout", value));
+        assertTrue(e.getMessage().startsWith("--request-timeout takes whole milliseconds from 10 to 60000"),
+                e.getMessage());
+    }
+
+    @Test
+    void refusesAnUnknownFlagAndAMissingValue() {
+        assertThrows(IllegalArgumentException.class, () -> ServerBenchArgs.parse("--request-timout", "500"));
+        assertThrows(IllegalArgumentException.class, () -> ServerBenchArgs.parse("--plots"));
+    }
+
+    @Test
+    void linksThePlotsFromTheReportsFolder() {
+        assertEquals("benchmarks", ServerBenchArgs.parse("--out", "docs/server.md", "--plots", "docs/benchmarks")
+                .plotLink());
+        assertEquals(Path.of("target/plots").toString(), ServerBenchArgs.parse("--plots", "target/plots").plotLink());
+    }
+}

@@ -1,0 +1,62 @@
+package dev.shuttle.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.server.ScriptedServer.Answer;
+import java.io.IOException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** A load step of the benchmark against a local server that stalls and fails some requests, or all of them. */
+class ServerBenchTest {
+    private static final long TIMEOUT = TimeUnit.MILLISECONDS.toNanos(300);
+    private static final long STEP = TimeUnit.MILLISECONDS.toNanos(600);
+
+    private static ServerBench.Run step(ScriptedServer server, HttpConnection control)
+            throws IOException, InterruptedException {
+        LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT);
+        return ServerBench.measure(control, Framework.HELIDON, Endpoint.HELLO, Schedulers.SHUTTLE, 0.5, 100,
+                () -> load.openLoop(Endpoint.HELLO, 100, STEP));
+    }
+
+    @Test
+    void aStepWithStalledAndFailedRequestsIsMeasuredNotAborted() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> switch (n % 10) {
+            case 3 -> Answer.stall(1_000);
+            case 6 -> Answer.status(500);
+            default -> Answer.OK;
+        }); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            ServerBench.Run run = step(server, control);
+            LoadGenerator.Result r = run.result();
+            assertEquals(60, r.planned());
+            assertEquals(6, r.timedOut(), r.firstFailure());
+            assertEquals(6, r.failed(), r.firstFailure());
+            assertEquals(48, r.completed());
+        }
+    }
+
+    @Test
+    void aStepWithNoAnswerAbortsNamingServerSchedulerEndpointAndStep() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.status(503));
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> step(server, control));
+            assertTrue(e.getMessage().contains("the helidon server on shuttle answered no request to /hello in its 50%"
+                    + " load step: 0 of 60 planned requests completed, 60 failed, 0 timed out"), e.getMessage());
+            assertTrue(e.getMessage().contains("status 503"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aFailedControlConnectionSaysWhere() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK)) {
+            HttpConnection control = new HttpConnection(server.port(), 5_000);
+            control.close();
+            IOException e = assertThrows(IOException.class, () -> step(server, control));
+            assertTrue(e.getMessage().contains("control connection of the helidon server on shuttle, /hello 50% load"
+                    + " step failed on /cpu"), e.getMessage());
+        }
+    }
+}
