@@ -275,7 +275,8 @@
  *       hand-off's CAS fails and its spare waits again; the blocked carrier, back from the kernel, finds the state
  *       gone as after a hand-off, finishes its virtual thread, drains what it put there
  *       ({@code Carrier.lostProcessor}) and waits as a spare. The resizer lowers {@code blocking} for a BLOCKING
- *       processor it took.</li>
+ *       processor it took ({@code ResizeVersusHandOffStress}: the monitor's hand-off, the hand-off on entering a
+ *       marked call, and the carrier coming back, each against a shrink).</li>
  * </ul>
  *
  * <h2>Threads and closing</h2>
