@@ -389,8 +389,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
 
     /**
      * Work an idle carrier can see: its own queue (empty by invariant when it parks; looked at in case the invariant
-     * was broken), the global queue, or a busy processor's queue. An idle processor's queue is empty, so it is
-     * skipped.
+     * was broken), the global queue, a busy processor's queue, or a busy processor's standing runNext. An idle
+     * processor's queue is empty, so it is skipped.
      */
     boolean workInSight() {
         Processor proc = p;
@@ -401,10 +401,23 @@ final class Carrier extends CarrierThread implements IntPredicate {
         IdleSet idle = state.idle;
         Processor[] all = state.processors;
         for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
-            if (i != self && all[i].runQueue.hasStealableWork()) {
+            if (i != self && (all[i].runQueue.hasStealableWork() || standingRunNext(all[i]))) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * A busy processor's runNext whose tick has not moved since this carrier's last search first saw it, which is
+     * when a search takes it ({@link WorkSearch}). Its pusher saw this carrier searching and woke nobody, so parking
+     * past it would leave it to the monitor's next look ({@code ParkVersusSubmitStress.RunNextFromSearching}). A
+     * runNext whose owner has moved on is left to the owner, which runs it at its next task switch: counting every
+     * runNext kept carriers searching through a ping-pong (docs/juc.md). A record from an older search only means
+     * the processor has stood still for longer.
+     */
+    private boolean standingRunNext(Processor victim) {
+        int[] seen = p.ticksAtSearchStart;
+        return victim.runQueue.hasRunNext() && victim.index < seen.length && victim.tick() == seen[victim.index];
     }
 }

@@ -119,15 +119,20 @@
  *
  * <h2>Parking, and why no wake-up is lost</h2>
  * A carrier parks in this order ({@link dev.shuttle.scheduler.Carrier#prepareToPark}): (1) set its idle bit; (2)
- * if it was searching, decrement {@code searching}; (3) re-check the global queue and every busy carrier's queue;
- * (4) if something is there, clear its own bit and search again; else sleep until its bit is cleared. A submitter:
+ * if it was searching, decrement {@code searching}; (3) re-check the global queue, every busy carrier's queue, and
+ * the {@code runNext} of every busy carrier whose tick has not moved since this carrier's search first saw it (the
+ * {@code runNext} a search would take, see "runNext and stuck processors"); (4) if something is there, clear its own
+ * bit and search again; else sleep until its bit is cleared. A submitter:
  * (a) pushes; (b) reads {@code searching} and the idle bits, waking an idle carrier if none searches. All of these
  * are volatile or atomic read-modify-write accesses, so they fall into one total order. If (a) comes before (3),
  * the re-check sees the task. If (a) comes after (3), then (b) comes after (1) and (2): the submitter sees the idle
  * bit, and sees {@code searching} already lowered by this carrier. If {@code searching} is still non-zero, another
  * carrier is searching; it will find the task or, when it parks, run the same protocol after the task was pushed,
  * and its re-check sees it. The last searcher to park always re-checks after the push or is seen by the pusher
- * ({@code ParkVersusSubmitStress}, for a parking carrier and for the last searcher parking).
+ * ({@code ParkVersusSubmitStress}, for a parking carrier and for the last searcher parking). For a {@code runNext}
+ * hand-off the re-check sees it only while the owner's task keeps running; once the owner moves on it runs the
+ * task itself, so nobody has to be awake for it ({@code ParkVersusSubmitStress.RunNextFromSearching}: without the
+ * {@code runNext} in the re-check, the last searcher parked past it in every configuration).
  *
  * <p>A non-zero {@code searching} may also be a waker's promise: {@code wakep} raises it before it looks for an
  * idle bit. If the bit it counted on is gone (that carrier got up for a timer), no carrier searches, yet submitters

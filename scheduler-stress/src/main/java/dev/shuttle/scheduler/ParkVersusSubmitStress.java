@@ -80,4 +80,43 @@ public class ParkVersusSubmitStress {
             r.r2 = pool.state.idle.contains(0) ? 1 : 0;
         }
     }
+
+    /**
+     * A task on a busy processor wakes a thread into that processor's {@code runNext} while the only searcher parks:
+     * the pusher's {@code wakep} sees the searcher and wakes nobody, so the searcher's re-check must count a
+     * {@code runNext} whose processor has not ticked since the search began (its task keeps running, as a waiter that
+     * spins for the thread it woke does). Missing that left the woken thread to the monitor's next look, up to 10 ms.
+     * Processor 1 stands for the busy one; its tick is the one the searcher recorded.
+     */
+    @JCStressTest
+    @Outcome(id = "0, 0", expect = ACCEPTABLE, desc = "the re-check saw runNext; the carrier searches again")
+    @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the carrier sleeps; the pusher took its bit to wake it")
+    @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "stranded: asleep while a standing processor's runNext waits")
+    @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "awake but still marked idle: a later waker would pick it")
+    @State
+    public static class RunNextFromSearching {
+        final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
+
+        public RunNextFromSearching() {
+            if (!((Carrier) pool.state.processors[0].holder()).tryBeginSearching()) {
+                throw new IllegalStateException("a fresh pool must admit a searcher");
+            }
+        }
+
+        @Actor
+        public void carrierParks(II_Result r) {
+            r.r1 = ((Carrier) pool.state.processors[0].holder()).prepareToPark() ? 1 : 0;
+        }
+
+        @Actor
+        public void taskWakesIntoRunNext() {
+            pool.state.processors[1].runQueue.putRunNext(() -> { });
+            pool.wakeups.wakep();
+        }
+
+        @Arbiter
+        public void after(II_Result r) {
+            r.r2 = pool.state.idle.contains(0) ? 1 : 0;
+        }
+    }
 }

@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 /**
@@ -21,18 +20,11 @@ import java.util.stream.Stream;
  * from Linux's {@code /proc/self/task/TID/schedstat} (nanoseconds on a CPU), so this runs on Linux only. Not a JMH
  * benchmark: it attributes CPU to threads, which JMH's process-wide metrics cannot.
  *
- * <p>Beside them, in the same process and windows, a platform thread that does nothing but park for the monitor's
- * longest sleep ({@code Monitor.MAX_DELAY_NANOS}, 10 ms) in a loop: what waking up 100 times a second costs on this
- * machine, the floor under a monitor that looks at Go's slowest cadence. On a virtual machine each timed wake-up
- * costs tens of microseconds of the thread's CPU, so the floor is not zero and moves with the host.
- *
  * <pre>java --add-opens=java.base/java.lang=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.sched.SchedulerThreadCpu [threads=10] [warm-up seconds=15] [window seconds=10]</pre>
  */
 public final class SchedulerThreadCpu {
     private static final Path TASKS = Path.of("/proc/self/task");
-    private static final String FLOOR = "floor-parker";
-    private static final long FLOOR_PARK_NANOS = 10_000_000;
 
     private SchedulerThreadCpu() {
     }
@@ -48,13 +40,8 @@ public final class SchedulerThreadCpu {
         if (!Files.isDirectory(TASKS)) {
             throw new IllegalStateException(TASKS + " not found: per-thread CPU needs Linux");
         }
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread floor = Thread.ofPlatform().name(FLOOR).daemon().start(() -> {
-            while (!stop.get()) {
-                LockSupport.parkNanos(FLOOR_PARK_NANOS);
-            }
-        });
         try (ShuttleScheduler shuttle = ShuttleScheduler.create()) {
+            AtomicBoolean stop = new AtomicBoolean();
             List<Thread> sleepers = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
                 sleepers.add(shuttle.ofVirtual().start(() -> {
@@ -75,7 +62,6 @@ public final class SchedulerThreadCpu {
             for (Thread t : sleepers) {
                 t.join();
             }
-            floor.join();
             // The sleepers are gone: the carriers and the monitor must settle into sleeping without a timeout.
             Thread.sleep(2000);
             System.out.println("idle scheduler: " + measure(windowMillis));
@@ -95,10 +81,7 @@ public final class SchedulerThreadCpu {
         return out.toString().trim();
     }
 
-    /**
-     * Nanoseconds on a CPU so far, summed per kind: "carriers" (spares included), "shuttle-monitor" and the floor
-     * thread.
-     */
+    /** Nanoseconds on a CPU so far, summed per kind: "carriers" (spares included) and "shuttle-monitor". */
     private static Map<String, Long> cpuByKind() {
         Map<String, Long> cpu = new TreeMap<>();
         try (Stream<Path> tasks = Files.list(TASKS)) {
@@ -115,8 +98,6 @@ public final class SchedulerThreadCpu {
                     cpu.merge("carriers", onCpu, Long::sum);
                 } else if (name.startsWith("shuttle-monitor")) {
                     cpu.merge("shuttle-monitor", onCpu, Long::sum);
-                } else if (name.equals(FLOOR)) {
-                    cpu.merge(FLOOR, onCpu, Long::sum);
                 }
             }
         } catch (IOException e) {
