@@ -33,20 +33,33 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServerBench {
     /**
-     * How long each phase runs, at which fractions of the JDK's maximum the latency is measured, and how long a request
-     * may go unanswered, from being sent, before it counts as timed out.
+     * How long each phase runs, at which fractions of the JDK's maximum the latency is measured, how long a request
+     * may go unanswered, from being sent, before it counts as timed out, and how many rounds run.
      */
     public record Settings(String name, long warmupNanos, long maxNanos, long stepNanos, double[] loads,
-            int connections, long requestTimeoutNanos) {
+            int connections, long requestTimeoutNanos, int rounds) {
+        /** @throws IllegalArgumentException if {@code rounds} is under 1 */
+        public Settings {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("rounds " + rounds + ": at least 1 is needed");
+            }
+        }
+
         String describe() {
-            return String.format(java.util.Locale.ROOT, "%d connections; per endpoint %.1f s closed-loop warm-up,"
-                    + " %.1f s closed loop for the maximum, %.1f s per open-loop load step; a request not answered"
-                    + " within %.1f s of being sent has timed out", connections, warmupNanos / 1e9, maxNanos / 1e9,
-                    stepNanos / 1e9, requestTimeoutNanos / 1e9);
+            String one = String.format(java.util.Locale.ROOT, "%d connections; per endpoint %.1f s closed-loop"
+                    + " warm-up, %.1f s closed loop for the maximum, %.1f s per open-loop load step; a request not"
+                    + " answered within %.1f s of being sent has timed out", connections, warmupNanos / 1e9,
+                    maxNanos / 1e9, stepNanos / 1e9, requestTimeoutNanos / 1e9);
+            return rounds == 1 ? one : one + "; " + rounds + " rounds, the order of the schedulers alternating,"
+                    + " every round's open-loop rates from the JDK default's maxima in round 1, which runs it first";
         }
 
         Settings withRequestTimeout(long nanos) {
-            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, nanos);
+            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, nanos, rounds);
+        }
+
+        Settings withRounds(int n) {
+            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, requestTimeoutNanos, n);
         }
     }
 
@@ -57,20 +70,31 @@ public final class ServerBench {
      */
     static final long REQUEST_TIMEOUT_NANOS = seconds(2);
     public static final Settings FULL = new Settings("full", seconds(6), seconds(5), seconds(5),
-            new double[] {0.25, 0.5, 0.75}, 64, REQUEST_TIMEOUT_NANOS);
+            new double[] {0.25, 0.5, 0.75}, 64, REQUEST_TIMEOUT_NANOS, 1);
     /** A few seconds per server: that every endpoint answers on both schedulers, not a measurement. */
     public static final Settings SMOKE = new Settings("smoke", millis(200), millis(300), millis(300),
-            new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS);
+            new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS, 1);
 
-    /** One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's. */
-    public record Run(Framework framework, Endpoint endpoint, String scheduler, double load, double offeredRate,
-            LoadGenerator.Result result, long serverCpuNanos) {
+    /**
+     * One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's, in
+     * {@code round} (from 1).
+     */
+    public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
+            double offeredRate, LoadGenerator.Result result, long serverCpuNanos) {
         double serverCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
         }
 
         double generatorCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : result.generatorCpuNanos() / 1e3 / result.completed();
+        }
+    }
+
+    /** One server JVM's share of a round: a framework on one scheduler, running every endpoint. */
+    record Pass(int round, Framework framework, String scheduler) {
+        /** How messages name the server. */
+        String which() {
+            return framework.id() + " server on " + scheduler + " in round " + round;
         }
     }
 
@@ -140,7 +164,8 @@ public final class ServerBench {
             throws IOException, InterruptedException {
         Map<Endpoint, Double> jdkMax = new EnumMap<>(Endpoint.class);
         for (String scheduler : List.of(Schedulers.JDK, Schedulers.SHUTTLE)) {
-            String which = framework.id() + " server on " + scheduler;
+            Pass pass = new Pass(1, framework, scheduler);
+            String which = pass.which();
             try (ServerProcess server = ServerProcess.start(framework, scheduler.equals(Schedulers.SHUTTLE),
                     serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
                 commands.put(scheduler, server.commandLine());
@@ -150,7 +175,7 @@ public final class ServerBench {
                 for (Endpoint endpoint : endpoints) {
                     System.err.println("ServerBench: " + which + " " + endpoint.path());
                     requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
-                    Run max = measure(control, framework, endpoint, scheduler, 0, 0,
+                    Run max = measure(control, pass, endpoint, 0, 0,
                             () -> load.closedLoop(endpoint, settings.maxNanos()));
                     runs.add(max);
                     if (scheduler.equals(Schedulers.JDK)) {
@@ -158,7 +183,7 @@ public final class ServerBench {
                     }
                     for (double fraction : settings.loads()) {
                         double rate = fraction * jdkMax.get(endpoint);
-                        runs.add(measure(control, framework, endpoint, scheduler, fraction, rate,
+                        runs.add(measure(control, pass, endpoint, fraction, rate,
                                 () -> load.openLoop(endpoint, rate, settings.stepNanos())));
                     }
                 }
@@ -202,16 +227,15 @@ public final class ServerBench {
      *
      * @throws IllegalStateException if the server answered none of the run's requests
      */
-    static Run measure(HttpConnection control, Framework framework, Endpoint endpoint, String scheduler,
-            double load, double rate, LoadRun loadRun) throws IOException, InterruptedException {
-        String which = framework.id() + " server on " + scheduler;
+    static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, double load, double rate,
+            LoadRun loadRun) throws IOException, InterruptedException {
         String phase = load == 0 ? "maximum" : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
-        String where = which + ", " + endpoint.path() + " " + phase;
+        String where = pass.which() + ", " + endpoint.path() + " " + phase;
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
         LoadGenerator.Result result = loadRun.run();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
-        requireAnswers(result, which, endpoint, phase);
-        return new Run(framework, endpoint, scheduler, load, rate, result, cpu);
+        requireAnswers(result, pass.which(), endpoint, phase);
+        return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu);
     }
 
     /**

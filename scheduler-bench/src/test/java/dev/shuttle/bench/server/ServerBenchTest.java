@@ -18,8 +18,8 @@ class ServerBenchTest {
     private static ServerBench.Run step(ScriptedServer server, HttpConnection control)
             throws IOException, InterruptedException {
         LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT);
-        return ServerBench.measure(control, Framework.HELIDON, Endpoint.HELLO, Schedulers.SHUTTLE, 0.5, 100,
-                () -> load.openLoop(Endpoint.HELLO, 100, STEP));
+        return ServerBench.measure(control, new ServerBench.Pass(2, Framework.HELIDON, Schedulers.SHUTTLE),
+                Endpoint.HELLO, 0.5, 100, () -> load.openLoop(Endpoint.HELLO, 100, STEP));
     }
 
     @Test
@@ -35,6 +35,7 @@ class ServerBenchTest {
             assertEquals(6, r.timedOut(), r.firstFailure());
             assertEquals(6, r.failed(), r.firstFailure());
             assertEquals(48, r.completed());
+            assertEquals(2, run.round());
         }
     }
 
@@ -43,8 +44,9 @@ class ServerBenchTest {
         try (ScriptedServer server = new ScriptedServer(n -> Answer.status(503));
                 HttpConnection control = new HttpConnection(server.port(), 5_000)) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> step(server, control));
-            assertTrue(e.getMessage().contains("the helidon server on shuttle answered no request to /hello in its 50%"
-                    + " load step: 0 of 60 planned requests completed, 60 failed, 0 timed out"), e.getMessage());
+            assertTrue(e.getMessage().contains("the helidon server on shuttle in round 2 answered no request to /hello"
+                    + " in its 50% load step: 0 of 60 planned requests completed, 60 failed, 0 timed out"),
+                    e.getMessage());
             assertTrue(e.getMessage().contains("status 503"), e.getMessage());
         }
     }
@@ -55,8 +57,8 @@ class ServerBenchTest {
             HttpConnection control = new HttpConnection(server.port(), 5_000);
             control.close();
             IOException e = assertThrows(IOException.class, () -> step(server, control));
-            assertTrue(e.getMessage().contains("control connection of the helidon server on shuttle, /hello 50% load"
-                    + " step failed on /cpu"), e.getMessage());
+            assertTrue(e.getMessage().contains("control connection of the helidon server on shuttle in round 2, /hello"
+                    + " 50% load step failed on /cpu"), e.getMessage());
         }
     }
 }
