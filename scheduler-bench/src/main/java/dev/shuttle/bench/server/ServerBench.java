@@ -20,12 +20,15 @@ import java.util.concurrent.TimeUnit;
  * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
- *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--plots DIR] [--server helidon|jdk]...
- *     [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]</pre>
+ *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]
+ *     [--server helidon|jdk]... [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]</pre>
  *
- * {@code --server} (repeatable) runs only the named frameworks, by default all of them; {@code --endpoint}
- * (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant}; {@code --server-arg} (repeatable)
- * adds a JVM flag to every server alike, e.g. to profile them:
+ * {@code --rounds} runs all of that N times (by default once), every server in a new JVM each round, the JDK default
+ * first in odd rounds and Shuttle first in even ones; every round is loaded at round 1's rates, and the report gives
+ * each cell's median over the rounds with its range ({@link RoundSummary}): one run's p99 on a shared machine moves
+ * several-fold between identical runs. {@code --server} (repeatable) runs only the named frameworks, by default all of
+ * them; {@code --endpoint} (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant};
+ * {@code --server-arg} (repeatable) adds a JVM flag to every server alike, e.g. to profile them:
  * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}. {@code --plots} writes the latency
  * against offered load of each framework and endpoint there, as SVG, and links them in the report;
  * {@code --request-timeout} is how many milliseconds a request may go unanswered before it counts as timed out (by
@@ -96,6 +99,14 @@ public final class ServerBench {
         String which() {
             return framework.id() + " server on " + scheduler + " in round " + round;
         }
+
+        /**
+         * Whether this pass's maxima set the open-loop rates: the JDK default's in round 1, so that both schedulers
+         * and every round are loaded at the same rates.
+         */
+        boolean setsRates() {
+            return round == 1 && scheduler.equals(Schedulers.JDK);
+        }
     }
 
     /** Everything one benchmark run measured, and the server command lines by framework and scheduler. */
@@ -139,8 +150,9 @@ public final class ServerBench {
     }
 
     /**
-     * Runs the given endpoints of the given frameworks on both schedulers, each server with {@code serverArgs} added to
-     * its JVM flags. Requests that fail or time out are counted in their run's result, and the benchmark goes on.
+     * Runs the given endpoints of the given frameworks on both schedulers, in the order {@link #passes} gives, each
+     * server with {@code serverArgs} added to its JVM flags. Requests that fail or time out are counted in their run's
+     * result, and the benchmark goes on.
      *
      * @throws IllegalStateException if a server ran its requests on the wrong scheduler (or not on virtual threads),
      *     or a run completed no request at all
@@ -152,48 +164,70 @@ public final class ServerBench {
         SchedulerSlack.lowerCurrentThread();
         List<Run> runs = new ArrayList<>();
         Map<Framework, Map<String, String>> commands = new EnumMap<>(Framework.class);
-        for (Framework framework : frameworks) {
-            commands.put(framework, new LinkedHashMap<>());
-            runFramework(settings, framework, endpoints, serverArgs, runs, commands.get(framework));
+        Map<Framework, Map<Endpoint, Double>> jdkMax = new EnumMap<>(Framework.class);
+        for (Pass pass : passes(settings.rounds(), frameworks)) {
+            runPass(settings, pass, endpoints, serverArgs, runs,
+                    commands.computeIfAbsent(pass.framework(), f -> new LinkedHashMap<>()),
+                    jdkMax.computeIfAbsent(pass.framework(), f -> new EnumMap<>(Endpoint.class)));
         }
         return new Results(settings, runs, commands);
     }
 
-    private static void runFramework(Settings settings, Framework framework, List<Endpoint> endpoints,
-            List<String> serverArgs, List<Run> runs, Map<String, String> commands)
+    /**
+     * The order the server JVMs run in: round by round, each framework on both schedulers, the JDK default first in
+     * odd rounds and Shuttle first in even ones, so that neither side always runs on a machine the other has just
+     * warmed or heated. Round 1 starts with the JDK default because its maxima set the rates of every round.
+     */
+    static List<Pass> passes(int rounds, List<Framework> frameworks) {
+        List<Pass> passes = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<String> order = round % 2 == 1 ? List.of(Schedulers.JDK, Schedulers.SHUTTLE)
+                    : List.of(Schedulers.SHUTTLE, Schedulers.JDK);
+            for (Framework framework : frameworks) {
+                for (String scheduler : order) {
+                    passes.add(new Pass(round, framework, scheduler));
+                }
+            }
+        }
+        return passes;
+    }
+
+    /**
+     * One server JVM through every endpoint. {@code jdkMax} holds the framework's JDK default maxima by endpoint:
+     * the pass that {@link Pass#setsRates} fills it, every pass takes its open-loop rates from it.
+     */
+    private static void runPass(Settings settings, Pass pass, List<Endpoint> endpoints, List<String> serverArgs,
+            List<Run> runs, Map<String, String> commands, Map<Endpoint, Double> jdkMax)
             throws IOException, InterruptedException {
-        Map<Endpoint, Double> jdkMax = new EnumMap<>(Endpoint.class);
-        for (String scheduler : List.of(Schedulers.JDK, Schedulers.SHUTTLE)) {
-            Pass pass = new Pass(1, framework, scheduler);
-            String which = pass.which();
-            try (ServerProcess server = ServerProcess.start(framework, scheduler.equals(Schedulers.SHUTTLE),
-                    serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
-                commands.put(scheduler, server.commandLine());
-                requireScheduler(control, scheduler, which + " before its runs", server);
-                LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
-                        settings.requestTimeoutNanos());
-                for (Endpoint endpoint : endpoints) {
-                    System.err.println("ServerBench: " + which + " " + endpoint.path());
-                    requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
-                    Run max = measure(control, pass, endpoint, 0, 0,
-                            () -> load.closedLoop(endpoint, settings.maxNanos()));
-                    runs.add(max);
-                    if (scheduler.equals(Schedulers.JDK)) {
-                        jdkMax.put(endpoint, max.result().completedPerSecond());
-                    }
-                    for (double fraction : settings.loads()) {
-                        double rate = fraction * jdkMax.get(endpoint);
-                        runs.add(measure(control, pass, endpoint, fraction, rate,
-                                () -> load.openLoop(endpoint, rate, settings.stepNanos())));
-                    }
+        String which = pass.which();
+        String scheduler = pass.scheduler();
+        try (ServerProcess server = ServerProcess.start(pass.framework(), scheduler.equals(Schedulers.SHUTTLE),
+                serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            commands.put(scheduler, server.commandLine());
+            requireScheduler(control, scheduler, which + " before its runs", server);
+            LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
+                    settings.requestTimeoutNanos());
+            for (Endpoint endpoint : endpoints) {
+                System.err.println("ServerBench: " + which + " of " + settings.rounds() + ", " + endpoint.path());
+                requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
+                Run max = measure(control, pass, endpoint, 0, 0,
+                        () -> load.closedLoop(endpoint, settings.maxNanos()));
+                runs.add(max);
+                if (pass.setsRates()) {
+                    jdkMax.put(endpoint, max.result().completedPerSecond());
                 }
-                // Again after the load: the threads that carried it exist now.
-                requireScheduler(control, scheduler, which + " after its runs", server);
-                String wrongSlack = controlGet(control, ServerHandlers.SLACK, which + " after its runs");
-                if (!wrongSlack.isEmpty()) {
-                    throw new IllegalStateException("the " + which + ": scheduler threads with another timer slack,"
-                            + " so the comparison would not be like for like: " + wrongSlack);
+                for (double fraction : settings.loads()) {
+                    double rate = fraction * jdkMax.get(endpoint);
+                    runs.add(measure(control, pass, endpoint, fraction, rate,
+                            () -> load.openLoop(endpoint, rate, settings.stepNanos())));
                 }
+            }
+            // Again after the load: the threads that carried it exist now.
+            requireScheduler(control, scheduler, which + " after its runs", server);
+            String wrongSlack = controlGet(control, ServerHandlers.SLACK, which + " after its runs");
+            if (!wrongSlack.isEmpty()) {
+                throw new IllegalStateException("the " + which + ": scheduler threads with another timer slack,"
+                        + " so the comparison would not be like for like: " + wrongSlack);
             }
         }
     }
