@@ -61,7 +61,8 @@ public final class ServerBench {
             return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, nanos, rounds);
         }
 
-        Settings withRounds(int n) {
+        /** These settings run {@code n} rounds. */
+        public Settings withRounds(int n) {
             return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, requestTimeoutNanos, n);
         }
     }
