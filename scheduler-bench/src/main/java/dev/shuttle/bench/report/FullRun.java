@@ -33,7 +33,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  *   <li>Wakeup once per parallelism 2, 8, 32, 64, each fork given the same
  *       {@code -Djdk.virtualThreadScheduler.parallelism}, to {@code results/jmh-wakeup-P.json};</li>
  *   <li>Go's benchmarks for the same scenarios ({@link GoBench#commands()}) when Go is installed;</li>
- *   <li>the real-server benchmark ({@link ServerBench}), its section to {@code results/server.md};</li>
+ *   <li>the real-server benchmark ({@link ServerBench}), {@value #SERVER_ROUNDS} rounds, its section to
+ *       {@code results/server.md};</li>
  *   <li>{@code docs/benchmarks.md} and its charts under {@code docs/benchmarks/}.</li>
  * </ol>
  * {@code --short} runs one short iteration per benchmark, to check the pipeline, not to measure;
@@ -46,6 +47,11 @@ public final class FullRun {
     private static final Path DOCS = Path.of("docs");
     private static final String JUC = BenchJvm.AGENT_PACKAGE.replace(".", "\\.") + ".*";
     private static final String SERVER_SECTION = "server.md";
+    /**
+     * Rounds of the real-server benchmark in a full run: one run's p99 moves several-fold between identical runs on
+     * a shared machine, and three is the fewest that give a median and a range beside it.
+     */
+    static final int SERVER_ROUNDS = 3;
 
     private FullRun() {
     }
@@ -119,7 +125,7 @@ public final class FullRun {
 
     /** The real-server benchmark; its section of the report goes to {@value #SERVER_SECTION} in the results. */
     private static List<String> runServer(boolean shortRun) {
-        ServerBench.Settings settings = shortRun ? ServerBench.SMOKE : ServerBench.FULL;
+        ServerBench.Settings settings = shortRun ? ServerBench.SMOKE : ServerBench.FULL.withRounds(SERVER_ROUNDS);
         try {
             ServerBench.Results results = ServerBench.run(settings);
             Path plotDir = DOCS.resolve(ReportWriter.FILE_DIR);
@@ -129,7 +135,7 @@ public final class FullRun {
             }
             Files.writeString(RESULTS.resolve(SERVER_SECTION), ServerReport.markdown(results,
                     "./shuttle report (FullRun runs dev.shuttle.bench.server.ServerBench"
-                            + (shortRun ? " --smoke" : "") + ")", ReportWriter.FILE_DIR));
+                            + (shortRun ? " --smoke" : " --rounds " + settings.rounds()) + ")", ReportWriter.FILE_DIR));
             return List.of();
         } catch (IOException | InterruptedException | RuntimeException e) {
             return List.of("The real-server benchmark failed: " + e);

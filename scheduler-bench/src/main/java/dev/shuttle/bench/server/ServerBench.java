@@ -20,12 +20,15 @@ import java.util.concurrent.TimeUnit;
  * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
- *     dev.shuttle.bench.server.ServerBench [--smoke] [--out FILE] [--plots DIR] [--server helidon|jdk]...
- *     [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]</pre>
+ *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]
+ *     [--server helidon|jdk]... [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]</pre>
  *
- * {@code --server} (repeatable) runs only the named frameworks, by default all of them; {@code --endpoint}
- * (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant}; {@code --server-arg} (repeatable)
- * adds a JVM flag to every server alike, e.g. to profile them:
+ * {@code --rounds} runs all of that N times (by default once), every server in a new JVM each round, the JDK default
+ * first in odd rounds and Shuttle first in even ones; every round is loaded at round 1's rates, and the report gives
+ * each cell's median over the rounds with its range ({@link RoundSummary}): one run's p99 on a shared machine moves
+ * several-fold between identical runs. {@code --server} (repeatable) runs only the named frameworks, by default all of
+ * them; {@code --endpoint} (repeatable) runs only the endpoints named by path, e.g. {@code /lock/reentrant};
+ * {@code --server-arg} (repeatable) adds a JVM flag to every server alike, e.g. to profile them:
  * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}. {@code --plots} writes the latency
  * against offered load of each framework and endpoint there, as SVG, and links them in the report;
  * {@code --request-timeout} is how many milliseconds a request may go unanswered before it counts as timed out (by
@@ -33,20 +36,34 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServerBench {
     /**
-     * How long each phase runs, at which fractions of the JDK's maximum the latency is measured, and how long a request
-     * may go unanswered, from being sent, before it counts as timed out.
+     * How long each phase runs, at which fractions of the JDK's maximum the latency is measured, how long a request
+     * may go unanswered, from being sent, before it counts as timed out, and how many rounds run.
      */
     public record Settings(String name, long warmupNanos, long maxNanos, long stepNanos, double[] loads,
-            int connections, long requestTimeoutNanos) {
+            int connections, long requestTimeoutNanos, int rounds) {
+        /** @throws IllegalArgumentException if {@code rounds} is under 1 */
+        public Settings {
+            if (rounds < 1) {
+                throw new IllegalArgumentException("rounds " + rounds + ": at least 1 is needed");
+            }
+        }
+
         String describe() {
-            return String.format(java.util.Locale.ROOT, "%d connections; per endpoint %.1f s closed-loop warm-up,"
-                    + " %.1f s closed loop for the maximum, %.1f s per open-loop load step; a request not answered"
-                    + " within %.1f s of being sent has timed out", connections, warmupNanos / 1e9, maxNanos / 1e9,
-                    stepNanos / 1e9, requestTimeoutNanos / 1e9);
+            String one = String.format(java.util.Locale.ROOT, "%d connections; per endpoint %.1f s closed-loop"
+                    + " warm-up, %.1f s closed loop for the maximum, %.1f s per open-loop load step; a request not"
+                    + " answered within %.1f s of being sent has timed out", connections, warmupNanos / 1e9,
+                    maxNanos / 1e9, stepNanos / 1e9, requestTimeoutNanos / 1e9);
+            return rounds == 1 ? one : one + "; " + rounds + " rounds, the order of the schedulers alternating,"
+                    + " every round's open-loop rates from the JDK default's maxima in round 1, which runs it first";
         }
 
         Settings withRequestTimeout(long nanos) {
-            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, nanos);
+            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, nanos, rounds);
+        }
+
+        /** These settings run {@code n} rounds. */
+        public Settings withRounds(int n) {
+            return new Settings(name, warmupNanos, maxNanos, stepNanos, loads, connections, requestTimeoutNanos, n);
         }
     }
 
@@ -57,20 +74,39 @@ public final class ServerBench {
      */
     static final long REQUEST_TIMEOUT_NANOS = seconds(2);
     public static final Settings FULL = new Settings("full", seconds(6), seconds(5), seconds(5),
-            new double[] {0.25, 0.5, 0.75}, 64, REQUEST_TIMEOUT_NANOS);
+            new double[] {0.25, 0.5, 0.75}, 64, REQUEST_TIMEOUT_NANOS, 1);
     /** A few seconds per server: that every endpoint answers on both schedulers, not a measurement. */
     public static final Settings SMOKE = new Settings("smoke", millis(200), millis(300), millis(300),
-            new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS);
+            new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS, 1);
 
-    /** One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's. */
-    public record Run(Framework framework, Endpoint endpoint, String scheduler, double load, double offeredRate,
-            LoadGenerator.Result result, long serverCpuNanos) {
+    /**
+     * One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's, in
+     * {@code round} (from 1).
+     */
+    public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
+            double offeredRate, LoadGenerator.Result result, long serverCpuNanos) {
         double serverCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
         }
 
         double generatorCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : result.generatorCpuNanos() / 1e3 / result.completed();
+        }
+    }
+
+    /** One server JVM's share of a round: a framework on one scheduler, running every endpoint. */
+    record Pass(int round, Framework framework, String scheduler) {
+        /** How messages name the server. */
+        String which() {
+            return framework.id() + " server on " + scheduler + " in round " + round;
+        }
+
+        /**
+         * Whether this pass's maxima set the open-loop rates: the JDK default's in round 1, so that both schedulers
+         * and every round are loaded at the same rates.
+         */
+        boolean setsRates() {
+            return round == 1 && scheduler.equals(Schedulers.JDK);
         }
     }
 
@@ -115,8 +151,9 @@ public final class ServerBench {
     }
 
     /**
-     * Runs the given endpoints of the given frameworks on both schedulers, each server with {@code serverArgs} added to
-     * its JVM flags. Requests that fail or time out are counted in their run's result, and the benchmark goes on.
+     * Runs the given endpoints of the given frameworks on both schedulers, in the order {@link #passes} gives, each
+     * server with {@code serverArgs} added to its JVM flags. Requests that fail or time out are counted in their run's
+     * result, and the benchmark goes on.
      *
      * @throws IllegalStateException if a server ran its requests on the wrong scheduler (or not on virtual threads),
      *     or a run completed no request at all
@@ -128,47 +165,70 @@ public final class ServerBench {
         SchedulerSlack.lowerCurrentThread();
         List<Run> runs = new ArrayList<>();
         Map<Framework, Map<String, String>> commands = new EnumMap<>(Framework.class);
-        for (Framework framework : frameworks) {
-            commands.put(framework, new LinkedHashMap<>());
-            runFramework(settings, framework, endpoints, serverArgs, runs, commands.get(framework));
+        Map<Framework, Map<Endpoint, Double>> jdkMax = new EnumMap<>(Framework.class);
+        for (Pass pass : passes(settings.rounds(), frameworks)) {
+            runPass(settings, pass, endpoints, serverArgs, runs,
+                    commands.computeIfAbsent(pass.framework(), f -> new LinkedHashMap<>()),
+                    jdkMax.computeIfAbsent(pass.framework(), f -> new EnumMap<>(Endpoint.class)));
         }
         return new Results(settings, runs, commands);
     }
 
-    private static void runFramework(Settings settings, Framework framework, List<Endpoint> endpoints,
-            List<String> serverArgs, List<Run> runs, Map<String, String> commands)
+    /**
+     * The order the server JVMs run in: round by round, each framework on both schedulers, the JDK default first in
+     * odd rounds and Shuttle first in even ones, so that neither side always runs on a machine the other has just
+     * warmed or heated. Round 1 starts with the JDK default because its maxima set the rates of every round.
+     */
+    static List<Pass> passes(int rounds, List<Framework> frameworks) {
+        List<Pass> passes = new ArrayList<>();
+        for (int round = 1; round <= rounds; round++) {
+            List<String> order = round % 2 == 1 ? List.of(Schedulers.JDK, Schedulers.SHUTTLE)
+                    : List.of(Schedulers.SHUTTLE, Schedulers.JDK);
+            for (Framework framework : frameworks) {
+                for (String scheduler : order) {
+                    passes.add(new Pass(round, framework, scheduler));
+                }
+            }
+        }
+        return passes;
+    }
+
+    /**
+     * One server JVM through every endpoint. {@code jdkMax} holds the framework's JDK default maxima by endpoint:
+     * the pass that {@link Pass#setsRates} fills it, every pass takes its open-loop rates from it.
+     */
+    private static void runPass(Settings settings, Pass pass, List<Endpoint> endpoints, List<String> serverArgs,
+            List<Run> runs, Map<String, String> commands, Map<Endpoint, Double> jdkMax)
             throws IOException, InterruptedException {
-        Map<Endpoint, Double> jdkMax = new EnumMap<>(Endpoint.class);
-        for (String scheduler : List.of(Schedulers.JDK, Schedulers.SHUTTLE)) {
-            String which = framework.id() + " server on " + scheduler;
-            try (ServerProcess server = ServerProcess.start(framework, scheduler.equals(Schedulers.SHUTTLE),
-                    serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
-                commands.put(scheduler, server.commandLine());
-                requireScheduler(control, scheduler, which + " before its runs", server);
-                LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
-                        settings.requestTimeoutNanos());
-                for (Endpoint endpoint : endpoints) {
-                    System.err.println("ServerBench: " + which + " " + endpoint.path());
-                    requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
-                    Run max = measure(control, framework, endpoint, scheduler, 0, 0,
-                            () -> load.closedLoop(endpoint, settings.maxNanos()));
-                    runs.add(max);
-                    if (scheduler.equals(Schedulers.JDK)) {
-                        jdkMax.put(endpoint, max.result().completedPerSecond());
-                    }
-                    for (double fraction : settings.loads()) {
-                        double rate = fraction * jdkMax.get(endpoint);
-                        runs.add(measure(control, framework, endpoint, scheduler, fraction, rate,
-                                () -> load.openLoop(endpoint, rate, settings.stepNanos())));
-                    }
+        String which = pass.which();
+        String scheduler = pass.scheduler();
+        try (ServerProcess server = ServerProcess.start(pass.framework(), scheduler.equals(Schedulers.SHUTTLE),
+                serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            commands.put(scheduler, server.commandLine());
+            requireScheduler(control, scheduler, which + " before its runs", server);
+            LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
+                    settings.requestTimeoutNanos());
+            for (Endpoint endpoint : endpoints) {
+                System.err.println("ServerBench: " + which + " of " + settings.rounds() + ", " + endpoint.path());
+                requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
+                Run max = measure(control, pass, endpoint, 0, 0,
+                        () -> load.closedLoop(endpoint, settings.maxNanos()));
+                runs.add(max);
+                if (pass.setsRates()) {
+                    jdkMax.put(endpoint, max.result().completedPerSecond());
                 }
-                // Again after the load: the threads that carried it exist now.
-                requireScheduler(control, scheduler, which + " after its runs", server);
-                String wrongSlack = controlGet(control, ServerHandlers.SLACK, which + " after its runs");
-                if (!wrongSlack.isEmpty()) {
-                    throw new IllegalStateException("the " + which + ": scheduler threads with another timer slack,"
-                            + " so the comparison would not be like for like: " + wrongSlack);
+                for (double fraction : settings.loads()) {
+                    double rate = fraction * jdkMax.get(endpoint);
+                    runs.add(measure(control, pass, endpoint, fraction, rate,
+                            () -> load.openLoop(endpoint, rate, settings.stepNanos())));
                 }
+            }
+            // Again after the load: the threads that carried it exist now.
+            requireScheduler(control, scheduler, which + " after its runs", server);
+            String wrongSlack = controlGet(control, ServerHandlers.SLACK, which + " after its runs");
+            if (!wrongSlack.isEmpty()) {
+                throw new IllegalStateException("the " + which + ": scheduler threads with another timer slack,"
+                        + " so the comparison would not be like for like: " + wrongSlack);
             }
         }
     }
@@ -202,16 +262,15 @@ public final class ServerBench {
      *
      * @throws IllegalStateException if the server answered none of the run's requests
      */
-    static Run measure(HttpConnection control, Framework framework, Endpoint endpoint, String scheduler,
-            double load, double rate, LoadRun loadRun) throws IOException, InterruptedException {
-        String which = framework.id() + " server on " + scheduler;
+    static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, double load, double rate,
+            LoadRun loadRun) throws IOException, InterruptedException {
         String phase = load == 0 ? "maximum" : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
-        String where = which + ", " + endpoint.path() + " " + phase;
+        String where = pass.which() + ", " + endpoint.path() + " " + phase;
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
         LoadGenerator.Result result = loadRun.run();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
-        requireAnswers(result, which, endpoint, phase);
-        return new Run(framework, endpoint, scheduler, load, rate, result, cpu);
+        requireAnswers(result, pass.which(), endpoint, phase);
+        return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu);
     }
 
     /**

@@ -28,6 +28,7 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
     static ServerBenchArgs parse(String... args) {
         ServerBench.Settings settings = ServerBench.FULL;
         long timeoutNanos = -1;
+        int rounds = 1;
         List<Framework> frameworks = new ArrayList<>();
         List<Endpoint> endpoints = new ArrayList<>();
         List<String> serverArgs = new ArrayList<>();
@@ -39,8 +40,8 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
                 settings = ServerBench.SMOKE;
                 continue;
             }
-            if (!List.of("--server", "--endpoint", "--server-arg", "--out", "--plots", "--request-timeout")
-                    .contains(flag)) {
+            if (!List.of("--server", "--endpoint", "--server-arg", "--out", "--plots", "--request-timeout",
+                    "--rounds").contains(flag)) {
                 throw new IllegalArgumentException("unknown flag " + flag);
             }
             if (i + 1 >= args.length) {
@@ -53,27 +54,41 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
                 case "--server-arg" -> serverArgs.add(value);
                 case "--out" -> out = Path.of(value);
                 case "--plots" -> plots = Path.of(value);
+                case "--rounds" -> rounds = rounds(value);
                 default -> timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis(value));
             }
         }
+        settings = settings.withRounds(rounds);
         return new ServerBenchArgs(timeoutNanos < 0 ? settings : settings.withRequestTimeout(timeoutNanos),
                 frameworks.isEmpty() ? List.of(Framework.values()) : frameworks,
                 endpoints.isEmpty() ? List.of(Endpoint.values()) : endpoints, serverArgs, Optional.ofNullable(out),
                 Optional.ofNullable(plots));
     }
 
-    private static int timeoutMillis(String value) {
-        int millis;
-        try {
-            millis = Integer.parseInt(value);
-        } catch (NumberFormatException e) {
-            millis = -1;
+    private static int rounds(String value) {
+        int rounds = whole(value);
+        if (rounds < 1) {
+            throw new IllegalArgumentException("--rounds takes a whole number of rounds, 1 or more, not " + value);
         }
+        return rounds;
+    }
+
+    private static int timeoutMillis(String value) {
+        int millis = whole(value);
         if (millis < MIN_TIMEOUT_MILLIS || millis > MAX_TIMEOUT_MILLIS) {
             throw new IllegalArgumentException("--request-timeout takes whole milliseconds from " + MIN_TIMEOUT_MILLIS
                     + " to " + MAX_TIMEOUT_MILLIS + ", not " + value);
         }
         return millis;
+    }
+
+    /** The value as an int, or -1, which every flag taking a number refuses, if it is not a whole number. */
+    private static int whole(String value) {
+        try {
+            return Integer.parseInt(value);
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** How the report links the charts: relative to the report's own folder when it is written to a file. */

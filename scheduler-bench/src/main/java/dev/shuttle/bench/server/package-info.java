@@ -4,8 +4,8 @@
  * JDK's {@code com.sun.net.httpserver}), both answering with the same {@code ServerHandlers}, runs in a child JVM on
  * the JDK's default scheduler or on Shuttle through its agent, with the same flags and heap otherwise;
  * {@link dev.shuttle.bench.server.LoadGenerator} loads it from the parent JVM on 127.0.0.1;
- * {@link dev.shuttle.bench.server.ServerBench} runs the phases and {@link dev.shuttle.bench.server.ServerReport}
- * writes the tables.
+ * {@link dev.shuttle.bench.server.ServerBench} runs the phases, {@link dev.shuttle.bench.server.RoundSummary} gathers
+ * the rounds of a multi-round run by table cell and {@link dev.shuttle.bench.server.ServerReport} writes the tables.
  *
  * <ul>
  *   <li>Ownership: each generator connection is owned by one platform thread; its counters and histogram are read
@@ -16,6 +16,12 @@
  *       30 s is killed, and one that does not exit within 5 s of its standard input closing is killed.</li>
  *   <li>Like for like: the server lowers its timer slack before creating any thread (as the JMH trials do), and
  *       checks nothing else differs but the agent; {@code /info} confirms which scheduler ran the requests.</li>
+ *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
+ *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
+ *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same
+ *       rates, fractions of the JDK default's maxima in round 1, which runs it first so that they are known before
+ *       Shuttle's steps. The report gives each cell's median over the rounds and its range, the median of the
+ *       per-round Shuttle/JDK ratios and, for a loss, in how many rounds Shuttle was worse.</li>
  * </ul>
  */
 package dev.shuttle.bench.server;

@@ -31,9 +31,30 @@ class ServerBenchArgsTest {
     }
 
     @Test
+    void roundsAreOneUnlessAskedForWhateverTheSettings() {
+        assertEquals(1, ServerBenchArgs.parse().settings().rounds());
+        assertEquals(1, ServerBenchArgs.parse("--smoke").settings().rounds());
+        ServerBenchArgs a = ServerBenchArgs.parse("--rounds", "3", "--smoke", "--request-timeout", "500");
+        assertEquals(3, a.settings().rounds());
+        assertEquals(ServerBench.SMOKE.stepNanos(), a.settings().stepNanos());
+        assertEquals(TimeUnit.MILLISECONDS.toNanos(500), a.settings().requestTimeoutNanos());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-2", "two", "1.5", "", "3000000000"})
+    void refusesRoundsThatAreNotAPositiveWholeNumber(String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ServerBenchArgs.parse("--rounds", value));
+        assertEquals("--rounds takes a whole number of rounds, 1 or more, not " + value, e.getMessage());
+    }
+
+    @Test
     void refusesAnUnknownFlagAndAMissingValue() {
         assertThrows(IllegalArgumentException.class, () -> ServerBenchArgs.parse("--request-timout", "500"));
         assertThrows(IllegalArgumentException.class, () -> ServerBenchArgs.parse("--plots"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ServerBenchArgs.parse("--smoke", "--rounds"));
+        assertEquals("--rounds needs a value", e.getMessage());
     }
 
     @Test

@@ -13,14 +13,20 @@ import org.junit.jupiter.api.Test;
 class ServerReportTest {
     private static ServerBench.Run run(Endpoint e, String scheduler, double load, long completed, long latencyMicros,
             long serverCpuNanos) {
-        return run(e, scheduler, load, completed, latencyMicros, serverCpuNanos, 0, 0);
+        return run(1, e, scheduler, load, completed, latencyMicros, serverCpuNanos, 0, 0);
     }
 
     private static ServerBench.Run run(Endpoint e, String scheduler, double load, long completed, long latencyMicros,
             long serverCpuNanos, long failed, long timedOut) {
+        return run(1, e, scheduler, load, completed, latencyMicros, serverCpuNanos, failed, timedOut);
+    }
+
+    /** A run of one second: {@code completed} is also its rate, and every request took {@code latencyMicros}. */
+    static ServerBench.Run run(int round, Endpoint e, String scheduler, double load, long completed,
+            long latencyMicros, long serverCpuNanos, long failed, long timedOut) {
         Histogram h = new Histogram(3);
         h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
-        return new ServerBench.Run(Framework.HELIDON, e, scheduler, load, load * 1_000,
+        return new ServerBench.Run(round, Framework.HELIDON, e, scheduler, load, load * 1_000,
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
                         completed * 10_000, ""), serverCpuNanos);
     }
@@ -32,7 +38,7 @@ class ServerReportTest {
         runs.add(run(Endpoint.HELLO, "shuttle", 0, 900, 500, 80_000_000));
         runs.add(run(Endpoint.HELLO, "jdk", 0.5, 500, 200, 50_000_000));
         runs.add(run(Endpoint.HELLO, "shuttle", 0.5, 500, 300, 40_000_000));
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1);
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 1);
         ServerBench.Results results = new ServerBench.Results(settings, runs,
                 Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
         String md = ServerReport.markdown(results, "cmd", "plots");
@@ -61,7 +67,7 @@ class ServerReportTest {
         runs.add(run(Endpoint.FILE, "shuttle", 0.5, 500, 200, 50_000_000, 0, 4));
         runs.add(run(Endpoint.FILE, "jdk", 0.75, 500, 200, 50_000_000, 0, 7));
         runs.add(run(Endpoint.FILE, "shuttle", 0.75, 500, 200, 50_000_000, 0, 6));
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5, 0.75}, 4, 1);
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5, 0.75}, 4, 1, 1);
         String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
                 Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
         assertTrue(md.contains("| 500/503 / 500/504 | 1, 2 / 0, 4 |\n"), md);
@@ -69,5 +75,49 @@ class ServerReportTest {
         String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
         assertTrue(losses.contains("- /file at 50% failed or timed out: 4 requests, 3 on the JDK default\n"), losses);
         assertFalse(losses.contains("at 75%"), "fewer failures on Shuttle is no loss: " + losses);
+    }
+
+    /**
+     * Three rounds where the per-round ratios' median differs from the ratio of the medians, and Shuttle is worse in
+     * some rounds only: each cell shows the medians and ranges, each loss the rounds it was worse in.
+     */
+    @Test
+    void overRoundsEachCellIsAMedianWithItsRangeAndEachLossCountsItsRounds() {
+        List<ServerBench.Run> runs = new ArrayList<>();
+        long[][] max = {{1000, 900}, {1200, 1300}, {900, 950}};
+        long[][] p99Micros = {{200, 400}, {900, 500}, {300, 360}};
+        long[][] timedOut = {{0, 3}, {0, 0}, {5, 4}};
+        // Shuttle's round 3 listed first: rounds are paired by number, not by order.
+        for (int round = 3; round >= 1; round--) {
+            for (int side = 0; side < 2; side++) {
+                String scheduler = side == 0 ? "jdk" : "shuttle";
+                runs.add(run(round, Endpoint.HELLO, scheduler, 0, max[round - 1][side], 500,
+                        side == 0 ? 100_000_000 : 80_000_000, 0, 0));
+                runs.add(run(round, Endpoint.HELLO, scheduler, 0.5, 500, p99Micros[round - 1][side], 50_000_000, 0,
+                        timedOut[round - 1][side]));
+            }
+        }
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 3);
+        ServerBench.Results results = new ServerBench.Results(settings, runs,
+                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
+        String md = ServerReport.markdown(results, "cmd", null);
+        assertTrue(md.contains("3 rounds, the order of the schedulers alternating, every round's open-loop rates"
+                + " from the JDK default's maxima in round 1"), md);
+        assertTrue(md.contains("| /hello | 1,000 [900-1,200] | 950 [900-1,300] | 1.06x [0.90x-1.08x] |"
+                + " 100 [83.33-111.1] | 84.21 [61.54-88.89] | 0.76x [0.74x-0.89x] | 0, 0 / 0, 0 |\n"), md);
+        assertTrue(md.contains("| /hello | 50% | 500 | 0.300 [0.200-0.900] / 0.400 [0.360-0.500] (1.20x"
+                + " [0.56x-2.00x]) |"), md);
+        assertTrue(md.contains("| 100 / 100 (1.00x) | 10 / 10 (1.00x) | 500/500 [500-505] / 500/503 [500-504]"
+                + " | 0, 0 [0-5] / 0, 3 [0-4] |\n"), md);
+        String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
+        assertTrue(losses.contains("- /hello maximum throughput: 950 against 1,000, per-round ratio 1.06x"
+                + " [0.90x-1.08x], worse in 1 of 3 rounds\n"), losses);
+        assertTrue(losses.contains("- /hello at 50% p99: 0.400 against 0.300, per-round ratio 1.20x [0.56x-2.00x],"
+                + " worse in 2 of 3 rounds\n"), losses);
+        assertTrue(losses.contains("- /hello at 50% failed or timed out: 3 [0-4] requests, 0 [0-5] on the JDK"
+                + " default, worse in 1 of 3 rounds\n"), losses);
+        assertFalse(losses.contains("server CPU per request at the maximum"), "Shuttle's CPU is lower: " + losses);
+        // The chart's y axis ends 10% above the highest point: Shuttle's median p99, not round 2's JDK p99.
+        assertTrue(ServerReport.plots(results).get("server-helidon-hello.svg").contains(">0.440</text>"));
     }
 }
