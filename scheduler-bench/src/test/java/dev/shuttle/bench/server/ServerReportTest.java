@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ class ServerReportTest {
         h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
         return new ServerBench.Run(round, Framework.HELIDON, e, scheduler, load, load * 1_000,
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
-                        completed * 10_000, ""), serverCpuNanos);
+                        completed * 10_000, ""), serverCpuNanos, Optional.empty());
     }
 
     @Test
