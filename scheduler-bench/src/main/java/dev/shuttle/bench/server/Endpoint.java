@@ -25,6 +25,11 @@ public enum Endpoint {
         return path;
     }
 
+    /** Whether its requests take a lock, whose wait and hold the server times ({@link LockTimes}). */
+    public boolean takesLock() {
+        return this == LOCK_REENTRANT || this == LOCK_SPINBIT;
+    }
+
     /**
      * The endpoint served at {@code path}.
      *

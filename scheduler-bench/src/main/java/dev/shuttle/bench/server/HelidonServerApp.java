@@ -5,7 +5,6 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -38,8 +37,8 @@ public final class HelidonServerApp {
                 send(res, body);
             });
         }
-        for (String path : List.of(ServerHandlers.CPU, ServerHandlers.SLACK, ServerHandlers.INFO)) {
-            routing.get(path, (req, res) -> send(res, ServerHandlers.control(path)));
+        for (String path : ServerHandlers.CONTROL_PATHS) {
+            routing.get(path, (req, res) -> send(res, handlers.control(path)));
         }
         WebServer server = WebServer.builder()
                 .host("127.0.0.1")

@@ -7,7 +7,6 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -29,8 +28,8 @@ public final class JdkServerApp {
         for (Endpoint e : Endpoint.values()) {
             server.createContext(e.path(), exchange -> handle(handlers, e, exchange));
         }
-        for (String path : List.of(ServerHandlers.CPU, ServerHandlers.SLACK, ServerHandlers.INFO)) {
-            server.createContext(path, exchange -> respond(exchange, ServerHandlers.control(path)));
+        for (String path : ServerHandlers.CONTROL_PATHS) {
+            server.createContext(path, exchange -> respond(exchange, handlers.control(path)));
         }
         server.start();
         ServerHandlers.announceAndWait(server.getAddress().getPort());

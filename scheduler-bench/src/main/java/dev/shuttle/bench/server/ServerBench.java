@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,7 +18,10 @@ import java.util.concurrent.TimeUnit;
  * scheduler, then on Shuttle through its agent, each loaded from this JVM by {@link LoadGenerator} on 127.0.0.1. Per
  * endpoint: a closed-loop warm-up, the maximum throughput (closed loop), then open-loop runs at fixed fractions of the
  * JDK default's maximum on that framework, the same rates for both schedulers. Server CPU per request is read from
- * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's.
+ * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's. On the lock
+ * endpoints the server also times, in each request's handler, the wait for the lock and the hold of it
+ * ({@link TimedLock}), and each run reads its own ({@code /locks}, reset before the run): the end-to-end latency
+ * mixes in the generator and the OS, the handler's times say how much of it is spent at the lock.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]
@@ -81,10 +85,11 @@ public final class ServerBench {
 
     /**
      * One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's, in
-     * {@code round} (from 1).
+     * {@code round} (from 1). {@code lockTimes} are the waits for and holds of the lock that the server timed during
+     * this run alone, for an endpoint that {@link Endpoint#takesLock}; empty for the others.
      */
     public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
-            double offeredRate, LoadGenerator.Result result, long serverCpuNanos) {
+            double offeredRate, LoadGenerator.Result result, long serverCpuNanos, Optional<LockTimes> lockTimes) {
         double serverCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
         }
@@ -258,19 +263,43 @@ public final class ServerBench {
     }
 
     /**
-     * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU read around it.
+     * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU read around it
+     * and, for a lock endpoint, its lock times reset before it and read after it.
      *
-     * @throws IllegalStateException if the server answered none of the run's requests
+     * @throws IllegalStateException if the server answered none of the run's requests, or its lock times were
+     *     malformed or lacked the endpoint
      */
     static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, double load, double rate,
             LoadRun loadRun) throws IOException, InterruptedException {
         String phase = load == 0 ? "maximum" : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
         String where = pass.which() + ", " + endpoint.path() + " " + phase;
+        // Outside the CPU readings, so that the server's summing of its histograms is not charged to the requests.
+        if (endpoint.takesLock()) {
+            controlGet(control, ServerHandlers.LOCKS, where);
+        }
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
         LoadGenerator.Result result = loadRun.run();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
+        Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
+                : Optional.empty();
         requireAnswers(result, pass.which(), endpoint, phase);
-        return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu);
+        return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu,
+                lockTimes);
+    }
+
+    private static LockTimes readLockTimes(HttpConnection control, Endpoint endpoint, String where) throws IOException {
+        String text = controlGet(control, ServerHandlers.LOCKS, where);
+        Map<Endpoint, LockTimes> byEndpoint;
+        try {
+            byEndpoint = LockTimes.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
+        if (!byEndpoint.containsKey(endpoint)) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + ServerHandlers.LOCKS + " has no "
+                    + endpoint.path() + ": " + text);
+        }
+        return byEndpoint.get(endpoint);
     }
 
     /**

@@ -3,21 +3,21 @@ package dev.shuttle.bench.server;
 import dev.shuttle.bench.SchedulerSlack;
 import dev.shuttle.bench.Schedulers;
 import dev.shuttle.bench.metrics.ProcessCpu;
-import dev.shuttle.bench.metrics.Spin;
 import dev.shuttle.lock.SpinBitLock;
 import dev.shuttle.scheduler.ShuttleScheduler;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * What every server under load answers, whichever HTTP framework carries the request: the {@link Endpoint}s and the
- * control paths ({@link #CPU}, {@link #SLACK}, {@link #INFO}). Each server class ({@link HelidonServerApp},
- * {@link JdkServerApp}) only maps paths to these methods, so the work per request is the same code on both. Also the
- * start and stop both server mains share.
+ * control paths ({@link #CONTROL_PATHS}). Each server class ({@link HelidonServerApp}, {@link JdkServerApp}) only
+ * maps paths to these methods, so the work per request is the same code on both. Also the start and stop both server
+ * mains share.
  */
 final class ServerHandlers {
     /** The server process's CPU time in nanoseconds, all threads, so the generator can charge CPU per request. */
@@ -26,13 +26,19 @@ final class ServerHandlers {
     static final String SLACK = "/slack";
     /** Which scheduler ran the virtual thread that handled this request: see {@link #schedulerOfCurrentThread}. */
     static final String INFO = "/info";
+    /**
+     * {@link LockTimes} of both lock endpoints since the previous call: each call resets them, so that a run's are its
+     * own.
+     */
+    static final String LOCKS = "/locks";
+    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS);
 
     static final long CRITICAL_SECTION_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final int FAN_OUT = 8;
     static final int FILE_BYTES = 256 * 1024;
 
-    private final Lock reentrant = new ReentrantLock();
-    private final Lock spinBit = new SpinBitLock();
+    private final TimedLock reentrant = new TimedLock(new ReentrantLock());
+    private final TimedLock spinBit = new TimedLock(new SpinBitLock());
     private final Path file;
 
     private ServerHandlers(Path file) {
@@ -80,11 +86,13 @@ final class ServerHandlers {
     }
 
     /** The body of a control path, or null if {@code path} is none. */
-    static String control(String path) {
+    String control(String path) {
         return switch (path) {
             case CPU -> Long.toString(ProcessCpu.nanos());
             case SLACK -> String.join(", ", SchedulerSlack.schedulerThreadsWithOtherSlack());
             case INFO -> schedulerOfCurrentThread();
+            case LOCKS -> LockTimes.format(Map.of(Endpoint.LOCK_REENTRANT, reentrant.interval(),
+                    Endpoint.LOCK_SPINBIT, spinBit.interval()));
             default -> null;
         };
     }
@@ -112,13 +120,8 @@ final class ServerHandlers {
         return "virtual thread " + printed;
     }
 
-    private static String underLock(Lock lock) {
-        lock.lock();
-        try {
-            Spin.forNanos(CRITICAL_SECTION_NANOS);
-        } finally {
-            lock.unlock();
-        }
+    private static String underLock(TimedLock lock) {
+        lock.spinUnder(CRITICAL_SECTION_NANOS);
         return "locked";
     }
 

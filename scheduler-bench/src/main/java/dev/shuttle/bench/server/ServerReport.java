@@ -5,6 +5,7 @@ import dev.shuttle.bench.Schedulers;
 import dev.shuttle.bench.report.Charts;
 import dev.shuttle.bench.report.ComparisonTable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -12,9 +13,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleFunction;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
+import java.util.stream.DoubleStream;
+import java.util.stream.Stream;
 
 /** The real-server benchmark's section of docs/benchmarks.md: maximum throughput, then latency and CPU per load. */
 public final class ServerReport {
+    /** The percentiles of the lock waits and holds in the report, in the order of its columns. */
+    private static final List<ToLongFunction<LockTimes.Distribution>> WAIT_PERCENTILES = List.of(
+            LockTimes.Distribution::p50, LockTimes.Distribution::p90, LockTimes.Distribution::p99,
+            LockTimes.Distribution::p999);
+    private static final List<ToLongFunction<LockTimes.Distribution>> HOLD_PERCENTILES = List.of(
+            LockTimes.Distribution::p50, LockTimes.Distribution::p99);
+
     private ServerReport() {
     }
 
@@ -193,6 +204,7 @@ public final class ServerReport {
                             + " and in how many rounds Shuttle's run was worse than the JDK default's:\n\n");
             losses.forEach(l -> md.append(l).append('\n'));
         }
+        lockTable(md, results, summary, f);
         if (plotDir != null) {
             md.append("\n#### ").append(shortTitle(f)).append(": latency against offered load\n\n");
             for (Endpoint e : Endpoint.values()) {
@@ -203,6 +215,58 @@ public final class ServerReport {
                         .append('/').append(plotFile(f, e)).append(")\n\n");
             }
         }
+    }
+
+    /**
+     * The lock endpoints' waits for and holds of their lock as the handlers timed them, at the maximum and at each load
+     * step; nothing if no run carries them.
+     */
+    private static void lockTable(StringBuilder md, ServerBench.Results results, RoundSummary summary, Framework f) {
+        double[] maximumAndSteps = DoubleStream.concat(DoubleStream.of(0), Arrays.stream(results.settings().loads()))
+                .toArray();
+        StringBuilder rows = new StringBuilder();
+        for (Endpoint e : Endpoint.values()) {
+            for (double load : maximumAndSteps) {
+                Optional<RoundSummary.Cell> found = summary.cell(f, e, load);
+                if (found.isEmpty() || !carriesLockTimes(found.get())) {
+                    continue;
+                }
+                RoundSummary.Cell cell = found.get();
+                RoundSummary.Comparison took = cell.compare(r -> lockTimes(r).waits().count(), true);
+                rows.append("| ").append(e.path()).append(" | ").append(load == 0 ? "max" : percent(load))
+                        .append(" | ").append(count(took.jdk())).append(" / ").append(count(took.shuttle()));
+                for (ToLongFunction<LockTimes.Distribution> p : WAIT_PERCENTILES) {
+                    rows.append(" | ").append(pair(cell.compare(r -> p.applyAsLong(lockTimes(r).waits()) / 1e3,
+                            false)));
+                }
+                // The hold's p50 checks the measurement, the spin's 20 µs; its p99 shows a holder preempted.
+                for (ToLongFunction<LockTimes.Distribution> p : HOLD_PERCENTILES) {
+                    RoundSummary.Comparison hold = cell.compare(r -> p.applyAsLong(lockTimes(r).holds()) / 1e3,
+                            false);
+                    rows.append(" | ").append(value(hold.jdk())).append(" / ").append(value(hold.shuttle()));
+                }
+                rows.append(" |\n");
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n#### ").append(shortTitle(f)).append(": lock wait and hold inside the handler\n\n");
+        md.append("Timed by the handler on the request's virtual thread, in µs: the wait from before `lock()` to its")
+                .append(" return, so a waiter that parked counts until it runs again, and the hold from then to the")
+                .append(" return of `unlock()`, JDK default / Shuttle (Shuttle/JDK); timed here because the end-to-end")
+                .append(" latency above also includes the generator and the OS.\n\n");
+        md.append("| endpoint | load | requests that took the lock | wait p50 µs | wait p90 µs | wait p99 µs |")
+                .append(" wait p99.9 µs | hold p50 µs | hold p99 µs |\n|---|---:|---|---|---|---|---|---|---|\n");
+        md.append(rows);
+    }
+
+    private static boolean carriesLockTimes(RoundSummary.Cell cell) {
+        return Stream.concat(cell.jdk().stream(), cell.shuttle().stream()).allMatch(r -> r.lockTimes().isPresent());
+    }
+
+    private static LockTimes lockTimes(ServerBench.Run run) {
+        return run.lockTimes().orElseThrow();
     }
 
     /** Completed of planned requests on each scheduler: {@code JDK completed/planned / Shuttle's}. */

@@ -16,6 +16,14 @@
  *       30 s is killed, and one that does not exit within 5 s of its standard input closing is killed.</li>
  *   <li>Like for like: the server lowers its timer slack before creating any thread (as the JMH trials do), and
  *       checks nothing else differs but the agent; {@code /info} confirms which scheduler ran the requests.</li>
+ *   <li>Where the time goes on the lock endpoints: the end-to-end latency mixes in the generator, the OS and the
+ *       loopback network, so the handler itself times each request's wait for the lock (from before {@code lock()}
+ *       to its return, on the request's virtual thread, so a parked waiter counts until it runs again) and its hold
+ *       (from then to the return of {@code unlock()}) into {@link org.HdrHistogram.Recorder}s
+ *       ({@link dev.shuttle.bench.server.TimedLock}). Recording takes no lock nor, once the histograms have grown,
+ *       any memory, and is done after the unlock, outside the hold. {@code /locks} returns the
+ *       {@link dev.shuttle.bench.server.LockTimes} since its previous call and resets them; the parent calls it before
+ *       and after each run of a lock endpoint, outside the {@code /cpu} readings, so each run carries its own.</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same

@@ -13,7 +13,8 @@ import java.util.function.IntFunction;
 
 /**
  * A JDK {@code HttpServer} on 127.0.0.1 that answers {@code /hello} as a script says for each request, by the order
- * it arrived in (from 0), and {@code /cpu} with 0, as the benchmark's control connection expects.
+ * it arrived in (from 0), {@code /cpu} with 0, as the benchmark's control connection expects, and {@code /locks} as a
+ * second script says for each call, by its order.
  */
 final class ScriptedServer implements AutoCloseable {
     /** What to do with one request: wait {@code stallMillis}, then answer {@code status}. */
@@ -31,8 +32,14 @@ final class ScriptedServer implements AutoCloseable {
 
     private final HttpServer server;
     private final AtomicInteger arrivals = new AtomicInteger();
+    private final AtomicInteger locksCalls = new AtomicInteger();
 
+    /** A server whose {@code /locks} has no lock times. */
     ScriptedServer(IntFunction<Answer> script) throws IOException {
+        this(script, n -> "");
+    }
+
+    ScriptedServer(IntFunction<Answer> script, IntFunction<String> locks) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Endpoint.HELLO.path(), exchange -> {
@@ -45,6 +52,8 @@ final class ScriptedServer implements AutoCloseable {
             respond(exchange, answer.status(), "hello");
         });
         server.createContext(ServerHandlers.CPU, exchange -> respond(exchange, 200, "0"));
+        server.createContext(ServerHandlers.LOCKS,
+                exchange -> respond(exchange, 200, locks.apply(locksCalls.getAndIncrement())));
         server.start();
     }
 
@@ -54,6 +63,11 @@ final class ScriptedServer implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    /** How many times {@code /locks} was called. */
+    int locksCalls() {
+        return locksCalls.get();
     }
 
     int port() {

@@ -8,6 +8,7 @@ import dev.shuttle.bench.Schedulers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -17,8 +18,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Each server main in a child JVM, as the benchmark starts it (the agent from {@code shuttle.agentJar}, which the
- * build sets to scheduler-core's jar): every endpoint answers its body, and the requests ran on virtual threads of the
- * scheduler the command line asked for.
+ * build sets to scheduler-core's jar): every endpoint answers its body, the requests ran on virtual threads of the
+ * scheduler the command line asked for, and the lock endpoints' requests were timed.
  */
 class ServerAppsTest {
     private static final Map<Endpoint, String> BODIES = Map.of(
@@ -55,6 +56,15 @@ class ServerAppsTest {
                 assertEquals(BODIES.get(e), client.get(e.path()), e.path() + " on " + server.commandLine());
             }
             assertEquals(scheduler, client.get(ServerHandlers.INFO), "after the endpoints: " + server.commandLine());
+            Map<Endpoint, LockTimes> locks = LockTimes.parse(client.get(ServerHandlers.LOCKS));
+            assertEquals(Set.of(Endpoint.LOCK_REENTRANT, Endpoint.LOCK_SPINBIT), locks.keySet());
+            for (LockTimes t : locks.values()) {
+                assertEquals(1, t.waits().count(), t.toString());
+                assertEquals(1, t.holds().count(), t.toString());
+                assertTrue(t.holds().p50() >= ServerHandlers.CRITICAL_SECTION_NANOS, t.toString());
+            }
+            assertEquals(0, LockTimes.parse(client.get(ServerHandlers.LOCKS)).get(Endpoint.LOCK_REENTRANT).waits()
+                    .count(), "each call of " + ServerHandlers.LOCKS + " resets the times");
             assertTrue(Long.parseLong(client.get(ServerHandlers.CPU)) > 0);
             assertEquals("", client.get(ServerHandlers.SLACK), server.commandLine());
         }

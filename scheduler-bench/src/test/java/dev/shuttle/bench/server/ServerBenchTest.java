@@ -8,7 +8,9 @@ import dev.shuttle.bench.Schedulers;
 import dev.shuttle.bench.server.ScriptedServer.Answer;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,11 +21,27 @@ class ServerBenchTest {
     private static final long TIMEOUT = TimeUnit.MILLISECONDS.toNanos(300);
     private static final long STEP = TimeUnit.MILLISECONDS.toNanos(600);
 
+    private static final ServerBench.Pass PASS = new ServerBench.Pass(2, Framework.HELIDON, Schedulers.SHUTTLE);
+    /** The lock times a server has gathered before a step, and those of the step. */
+    private static final String BEFORE = "/lock/reentrant wait 999 1 1 1 1 1\n/lock/reentrant hold 999 1 1 1 1 1\n";
+    private static final String DURING = "/lock/reentrant wait 60 900 2100 26000 41000 90000\n"
+            + "/lock/reentrant hold 60 20100 20500 21900 30000 45000\n"
+            + "/lock/spinbit wait 0 0 0 0 0 0\n/lock/spinbit hold 0 0 0 0 0 0\n";
+
     private static ServerBench.Run step(ScriptedServer server, HttpConnection control)
             throws IOException, InterruptedException {
         LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT);
-        return ServerBench.measure(control, new ServerBench.Pass(2, Framework.HELIDON, Schedulers.SHUTTLE),
-                Endpoint.HELLO, 0.5, 100, () -> load.openLoop(Endpoint.HELLO, 100, STEP));
+        return ServerBench.measure(control, PASS, Endpoint.HELLO, 0.5, 100,
+                () -> load.openLoop(Endpoint.HELLO, 100, STEP));
+    }
+
+    /** A step of {@code endpoint} whose load is one answered request, made up: only the control calls go out. */
+    private static ServerBench.Run fakeStep(HttpConnection control, Endpoint endpoint, Runnable duringLoad)
+            throws IOException, InterruptedException {
+        return ServerBench.measure(control, PASS, endpoint, 0.5, 100, () -> {
+            duringLoad.run();
+            return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, "");
+        });
     }
 
     @Test
@@ -67,6 +85,49 @@ class ServerBenchTest {
                     + " in its 50% load step: 0 of 60 planned requests completed, 60 failed, 0 timed out"),
                     e.getMessage());
             assertTrue(e.getMessage().contains("status 503"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aLockStepCarriesTheLockTimesOfItsOwnStepOnly() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> n == 0 ? BEFORE : DURING);
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            ServerBench.Run run = fakeStep(control, Endpoint.LOCK_REENTRANT,
+                    () -> assertEquals(1, server.locksCalls(), "the lock times are reset before the load"));
+            assertEquals(Optional.of(new LockTimes(new LockTimes.Distribution(60, 900, 2100, 26000, 41000, 90000),
+                    new LockTimes.Distribution(60, 20100, 20500, 21900, 30000, 45000))), run.lockTimes());
+            assertEquals(2, server.locksCalls());
+        }
+    }
+
+    @Test
+    void aStepOfAnEndpointWithoutALockCarriesNoLockTimes() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> DURING);
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            for (Endpoint e : Endpoint.values()) {
+                if (!e.takesLock()) {
+                    assertEquals(Optional.empty(), fakeStep(control, e, () -> { }).lockTimes(), e.path());
+                }
+            }
+            assertEquals(0, server.locksCalls());
+        }
+    }
+
+    @Test
+    void lockTimesWithoutTheStepsEndpointOrMalformedAbortTheStepSayingWhere() throws Exception {
+        // The first step's reading has /lock/reentrant only; the second's is malformed, and only readings are parsed.
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> n < 2 ? BEFORE : "/lock/spinbit x");
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            IllegalStateException missing = assertThrows(IllegalStateException.class,
+                    () -> fakeStep(control, Endpoint.LOCK_SPINBIT, () -> { }));
+            assertEquals("ServerBench: the helidon server on shuttle in round 2, /lock/spinbit 50% load step: /locks"
+                    + " has no /lock/spinbit: " + BEFORE, missing.getMessage());
+            IllegalStateException malformed = assertThrows(IllegalStateException.class,
+                    () -> fakeStep(control, Endpoint.LOCK_SPINBIT, () -> { }));
+            assertEquals("ServerBench: the helidon server on shuttle in round 2, /lock/spinbit 50% load step:"
+                    + " malformed lock times, line 1 `/lock/spinbit x`: 8 fields separated by single spaces are"
+                    + " needed (path, wait or hold, count, p50, p90, p99, p99.9, max), not 2",
+                    malformed.getMessage());
         }
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,18 @@ class ServerReportTest {
         h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
         return new ServerBench.Run(round, Framework.HELIDON, e, scheduler, load, load * 1_000,
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
-                        completed * 10_000, ""), serverCpuNanos);
+                        completed * 10_000, ""), serverCpuNanos, Optional.empty());
+    }
+
+    /** A lock endpoint's run whose requests waited as given, in nanoseconds, and held {@code hold}, p99 1 µs more. */
+    private static ServerBench.Run lockRun(int round, String scheduler, double load, long tookLock, long waitP50,
+            long waitP90, long waitP99, long waitP999, long hold) {
+        ServerBench.Run r = run(round, Endpoint.LOCK_REENTRANT, scheduler, load, 500, 200, 50_000_000, 0, 0);
+        LockTimes times = new LockTimes(
+                new LockTimes.Distribution(tookLock, waitP50, waitP90, waitP99, waitP999, waitP999),
+                new LockTimes.Distribution(tookLock, hold, hold, hold + 1_000, hold + 1_000, hold + 1_000));
+        return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
+                r.result(), r.serverCpuNanos(), Optional.of(times));
     }
 
     @Test
@@ -47,6 +59,7 @@ class ServerReportTest {
         assertTrue(md.contains("| /hello | 50% | 500 | 0.200 / 0.300 (1.50x) |"), md);
         assertTrue(md.contains("### Helidon SE (helidon-webserver 4.5.0)"), md);
         assertFalse(md.contains("com.sun.net.httpserver,"), "a framework that did not run has no section: " + md);
+        assertFalse(md.contains("lock wait and hold"), "no lock table without lock times: " + md);
         String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
         assertTrue(losses.contains("/hello maximum throughput: 0.90x"), losses);
         assertTrue(losses.contains("/hello at 50% p99: 1.50x"), losses);
@@ -119,5 +132,45 @@ class ServerReportTest {
         assertFalse(losses.contains("server CPU per request at the maximum"), "Shuttle's CPU is lower: " + losses);
         // The chart's y axis ends 10% above the highest point: Shuttle's median p99, not round 2's JDK p99.
         assertTrue(ServerReport.plots(results).get("server-helidon-hello.svg").contains(">0.440</text>"));
+    }
+
+    /**
+     * The lock endpoint's waits and holds over three rounds, the same in every round at the maximum and not at 50%:
+     * medians with ranges as in the other tables, and no row for an endpoint without a lock.
+     */
+    @Test
+    void theLockTableGivesTheWaitsAndHoldOfTheLockEndpointsOnly() {
+        List<ServerBench.Run> runs = new ArrayList<>();
+        long[] jdkTook = {500, 510, 490};
+        long[] jdkP99 = {900, 26_000, 5_000};
+        long[] shuttleP99 = {84_000, 340_000, 100_000};
+        for (int round = 1; round <= 3; round++) {
+            runs.add(lockRun(round, "jdk", 0, 1000, 1_000, 2_000, 5_000, 9_000, 21_000));
+            runs.add(lockRun(round, "shuttle", 0, 900, 3_000, 8_000, 84_000, 120_000, 21_500));
+            runs.add(lockRun(round, "jdk", 0.5, jdkTook[round - 1], 500, 800, jdkP99[round - 1], 30_000, 20_100));
+            runs.add(lockRun(round, "shuttle", 0.5, 500, 2_000, 40_000, shuttleP99[round - 1], 400_000, 20_200));
+            for (double load : new double[] {0, 0.5}) {
+                runs.add(run(round, Endpoint.HELLO, "jdk", load, 500, 200, 50_000_000, 0, 0));
+                runs.add(run(round, Endpoint.HELLO, "shuttle", load, 500, 200, 50_000_000, 0, 0));
+            }
+        }
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 3);
+        String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
+                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
+        String heading = "\n#### Helidon SE: lock wait and hold inside the handler\n\n";
+        assertTrue(md.indexOf(heading) > md.indexOf("#### Helidon SE: where Shuttle loses"), md);
+        assertTrue(md.endsWith(heading
+                + "Timed by the handler on the request's virtual thread, in µs: the wait from before `lock()` to its"
+                + " return, so a waiter that parked counts until it runs again, and the hold from then to the return"
+                + " of `unlock()`, JDK default / Shuttle (Shuttle/JDK); timed here because the end-to-end latency"
+                + " above also includes the generator and the OS.\n\n"
+                + "| endpoint | load | requests that took the lock | wait p50 µs | wait p90 µs | wait p99 µs |"
+                + " wait p99.9 µs | hold p50 µs | hold p99 µs |\n|---|---:|---|---|---|---|---|---|---|\n"
+                + "| /lock/reentrant | max | 1000 / 900 | 1 / 3 (3.00x) | 2 / 8 (4.00x) | 5 / 84 (16.80x)"
+                + " | 9 / 120 (13.33x) | 21 / 21.50 | 22 / 22.50 |\n"
+                + "| /lock/reentrant | 50% | 500 [490-510] / 500 | 0.500 / 2 (4.00x) | 0.800 / 40 (50.00x)"
+                + " | 5 [0.900-26] / 100 [84-340] (20.00x [13.08x-93.33x]) | 30 / 400 (13.33x) | 20.10 / 20.20"
+                + " | 21.10 / 21.20 |\n"),
+                md);
     }
 }
