@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class TimedLockTest {
     private static final long HOLD = TimeUnit.MICROSECONDS.toNanos(20);
-    private static final long HELD_ELSEWHERE = TimeUnit.MILLISECONDS.toNanos(50);
+    // Far above any stall of the holder's carrier a loaded 2-core CI machine shows, so the hold stays below it.
+    private static final long HELD_ELSEWHERE = TimeUnit.MILLISECONDS.toNanos(500);
 
     /**
      * A request that finds the lock held waits until it is released: its wait covers that, its hold only its own spin;
