@@ -150,13 +150,14 @@ final class Carrier extends CarrierThread implements IntPredicate {
         switch (question) {
             case CarrierHooksTransformer.QUEUED_WORK -> {
                 // A waiter that hears "no" spins before it parks; "yes" makes it park at once so that this carrier
-                // runs the queued work. A task in runNext alone counts only while no carrier searches: a searcher
-                // takes the runNext of a processor whose task keeps running (WorkSearch.stealPass), so the woken
-                // partner runs on the other carrier while the waiter spins, and the pair meets without parking
-                // again, as it does on the JDK's pool. With nobody searching the waiter must park for it to run.
+                // runs the queued work. A task in runNext alone counts only while no carrier is up and searching: a
+                // searcher takes the runNext of a processor whose task keeps running (WorkSearch.stealPass), so the
+                // woken partner runs on the other carrier while the waiter spins, and the pair meets without parking
+                // again, as it does on the JDK's pool. A searcher a waker has only promised (unparked, not yet on a
+                // core) may come later than the whole spin, and then the waiter spins for nothing before it parks.
                 Processor proc = p;
                 return proc != null && (proc.runQueue.hasStealableWork()
-                        || proc.runQueue.hasRunNext() && state.searching.get() == 0);
+                        || proc.runQueue.hasRunNext() && !state.searcherUp());
             }
             case CarrierHooksTransformer.BEGIN_BLOCKING -> {
                 Processor proc = p;
@@ -314,9 +315,11 @@ final class Carrier extends CarrierThread implements IntPredicate {
             if (idle.tryRemove(proc.index)) {
                 state.searching.incrementAndGet();
                 monitor.processorBusy();
+            } else {
+                // A waker cleared our bit first and already counted us as searching: we are up, not its promise.
+                // Its unpark is a spare permit that makes one later park() return early, which awaitWake absorbs.
+                state.wakingSearchers.decrementAndGet();
             }
-            // else a waker cleared our bit first and already counted us as searching; its unpark is a spare
-            // permit that makes one later park() return early, which the loop in awaitWake absorbs.
             return false;
         }
         proc.backoff.parking();
@@ -354,6 +357,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
         if (!state.isStopping()) {
             proc.wakeUps++;
             monitor.processorBusy();
+            state.wakingSearchers.decrementAndGet();
             spinning = true;
             proc.backoff.wokenToSearch();
             if (coveredTimers) {
@@ -369,7 +373,11 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * {@code idleBit} the carrier slept idle: its bit is still set, or a waker cleared it and counted it as searching.
      */
     private void giveUpRetired(Processor proc, boolean idleBit, boolean coveredTimers) {
-        boolean counted = spinning || idleBit && !state.idle.tryRemove(proc.index);
+        boolean wokenByWaker = idleBit && !state.idle.tryRemove(proc.index);
+        if (wokenByWaker) {
+            state.wakingSearchers.decrementAndGet();
+        }
+        boolean counted = spinning || wokenByWaker;
         spinning = false;
         p = null;
         resize.givenUp(proc, counted, coveredTimers);

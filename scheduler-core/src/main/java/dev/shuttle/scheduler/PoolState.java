@@ -26,6 +26,13 @@ final class PoolState {
     final IdleSet idle = new IdleSet(MAX_PARALLELISM);
     /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
     final AtomicInteger searching = new AtomicInteger();
+    /**
+     * The part of {@code searching} that is wakers' promises: carriers whose idle bit a waker cleared, counting them
+     * as searching, and that have not yet got up. Raised by the waker after its clear, lowered by the woken carrier
+     * when it finds its bit cleared. No wake-up depends on it; it tells a waiter deciding whether to spin that the
+     * searcher it would count on is still waiting for a core ({@link #searcherUp}).
+     */
+    final AtomicInteger wakingSearchers = new AtomicInteger();
     /** Processors in phase BLOCKING: a waker that finds no idle processor may take one of those instead. */
     final AtomicInteger blocking = new AtomicInteger();
     /** External submissions, yields and local-queue overflow. */
@@ -96,6 +103,15 @@ final class PoolState {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether some carrier is searching on a core now, not only promised by a waker. A woken carrier takes tens of
+     * microseconds to get a core on a loaded or virtualised machine, longer than a waiter's spin; only one that is up
+     * will take a standing {@code runNext} within it. Two racy reads: a snapshot for a heuristic.
+     */
+    boolean searcherUp() {
+        return searching.get() > wakingSearchers.get();
     }
 
     boolean hasGlobalWork() {

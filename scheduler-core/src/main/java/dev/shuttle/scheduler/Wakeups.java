@@ -50,6 +50,7 @@ final class Wakeups {
             int i = idle.pollAny(ThreadLocalRandom.current().nextInt(all.length), all.length);
             // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
             if (i >= 0) {
+                state.wakingSearchers.incrementAndGet();
                 all[i].unparkHolder();
                 monitor.processorBusy();
                 return true;
@@ -71,6 +72,7 @@ final class Wakeups {
     void wakeIfIdle(Processor proc) {
         if (state.idle.tryRemove(proc.index)) {
             state.searching.incrementAndGet();
+            state.wakingSearchers.incrementAndGet();
             proc.unparkHolder();
             monitor.processorBusy();
         }
@@ -82,6 +84,7 @@ final class Wakeups {
         int i = state.idle.pollAny(0, all.length);
         if (i >= 0) {
             state.searching.incrementAndGet();
+            state.wakingSearchers.incrementAndGet();
             all[i].unparkHolder();
             monitor.processorBusy();
         }

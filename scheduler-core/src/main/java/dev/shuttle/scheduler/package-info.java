@@ -300,11 +300,17 @@
  * <h2>The JDK's question about queued work</h2>
  * {@code LinkedTransferQueue}, {@code SynchronousQueue} and {@code Exchanger} spin before parking unless
  * {@code ForkJoinWorkerThread.hasKnownQueuedWork()} says the carrier has queued work; with the agent a Shuttle carrier
- * answers it: yes while its run queue holds a task, or its {@code runNext} does and no carrier is searching. A waiter
- * that has just woken its partner into {@code runNext} then parks at once and lets the partner run on this carrier,
- * unless a searcher will take the partner (see "Ownership": it takes the runNext of a carrier whose task keeps
+ * answers it: yes while its run queue holds a task, or its {@code runNext} does and no carrier is up and searching. A
+ * waiter that has just woken its partner into {@code runNext} then parks at once and lets the partner run on this
+ * carrier, unless a searcher will take the partner (see "Ownership": it takes the runNext of a carrier whose task keeps
  * running); then the waiter spins, the partner answers from the other carrier, and the pair goes on handing items
- * over between two spinning carriers without parking, as on the JDK's pool. See docs/juc.md.
+ * over between two spinning carriers without parking, as on the JDK's pool. A searcher that a waker has only
+ * promised ({@code PoolState.wakingSearchers}: counted in {@code searching}, unparked, not yet on a core) does not
+ * count: on a loaded or virtualised machine it can take longer to get a core than the waiter's whole spin (1,024
+ * pauses in {@code Exchanger}), so counting on it made the waiter spin and then park anyway. The waker raises that
+ * count after it clears the idle bit; the woken carrier lowers it when it finds its bit cleared (on waking, in
+ * {@code prepareToPark}'s re-check, or when it gives up a retired processor), so the count returns to zero whenever
+ * no woken carrier is on its way. See docs/juc.md.
  *
  * <h2>Observability</h2>
  * Event counters (tasks run, steals, parks, wake-ups, timers armed, fired and stolen) are plain fields of each

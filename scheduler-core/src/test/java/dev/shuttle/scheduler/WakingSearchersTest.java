@@ -1,0 +1,54 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code PoolState.wakingSearchers}, the searchers a waker promised that are not yet up: each wake-up that clears an
+ * idle bit counts one, and the woken carrier uncounts it when it gets up, so once every carrier is parked again the
+ * count is zero. A count that drifted up would make waiters park for a searcher that is up; one that drifted down, spin
+ * for one that is not ({@code Carrier.test}).
+ */
+class WakingSearchersTest {
+    private static final long QUIESCE_NANOS = TimeUnit.SECONDS.toNanos(20);
+
+    @Test
+    void everyWokenCarrierIsUncountedOnceItIsUp() throws InterruptedException {
+        CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
+        pool.start();
+        try {
+            for (int round = 0; round < 300; round++) {
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(ran::countDown);
+                assertTrue(ran.await(20, TimeUnit.SECONDS), "a task submitted from outside never ran");
+                if (round % 3 == 0) {
+                    // Parked carriers make the next submission wake one; the others land while carriers are up.
+                    awaitQuiet(pool.state);
+                }
+            }
+            awaitQuiet(pool.state);
+            long wakeUps = 0;
+            for (Processor proc : pool.state.processors) {
+                wakeUps += proc.wakeUps;
+            }
+            assertTrue(wakeUps > 0, "no carrier was ever woken, so nothing was tested");
+        } finally {
+            pool.stop();
+            pool.joinCarriers();
+        }
+    }
+
+    /** Every carrier parked, nobody searching, no promise outstanding; fails if that never comes. */
+    private static void awaitQuiet(PoolState state) throws InterruptedException {
+        long deadline = System.nanoTime() + QUIESCE_NANOS;
+        while (state.idle.count() != state.processors.length || state.searching.get() != 0
+                || state.wakingSearchers.get() != 0) {
+            assertTrue(System.nanoTime() - deadline < 0, () -> "not quiet after 20 s: idle " + state.idle.count()
+                    + ", searching " + state.searching.get() + ", woken but not up " + state.wakingSearchers.get());
+            Thread.sleep(1);
+        }
+    }
+}
