@@ -35,6 +35,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
     private final TimerService timers;
     /** Owner: whether this carrier is counted in {@code state.searching}. */
     private boolean spinning;
+    /** Owner: whether the spins this carrier advised have been paying. */
+    private final SpinAdvice advice = new SpinAdvice();
     /** Owner: inside a marked blocking call that moved the processor to phase BLOCKING. */
     private boolean blocking;
 
@@ -91,6 +93,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
         } finally {
             current = null;
         }
+        advice.unmounted();
         if (!endTask(proc)) {
             p = null;
             lostProcessor(proc);
@@ -155,9 +158,15 @@ final class Carrier extends CarrierThread implements IntPredicate {
                 // woken partner runs on the other carrier while the waiter spins, and the pair meets without parking
                 // again, as it does on the JDK's pool. A searcher a waker has only promised (unparked, not yet on a
                 // core) may come later than the whole spin, and then the waiter spins for nothing before it parks.
+                // That bet is off while this carrier's advised spins keep running out (SpinAdvice).
                 Processor proc = p;
-                return proc != null && (proc.runQueue.hasStealableWork()
-                        || proc.runQueue.hasRunNext() && !state.searcherUp());
+                if (proc == null) {
+                    return false;
+                }
+                boolean queued = proc.runQueue.hasStealableWork()
+                        || proc.runQueue.hasRunNext() && (!state.searcherUp() || !advice.mayBet());
+                advice.answered(!queued);
+                return queued;
             }
             case CarrierHooksTransformer.BEGIN_BLOCKING -> {
                 Processor proc = p;

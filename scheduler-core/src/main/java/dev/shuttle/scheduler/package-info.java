@@ -40,7 +40,8 @@
  *       {@link dev.shuttle.scheduler.TimerDeadlines} over its timer heaps, {@link dev.shuttle.scheduler.Processor},
  *       {@link dev.shuttle.scheduler.CarrierThread} (a carrier as other threads see it),
  *       {@link dev.shuttle.scheduler.MonitorSignal}, {@link dev.shuttle.scheduler.IdleSet},
- *       {@link dev.shuttle.scheduler.RunQueue}, {@link dev.shuttle.scheduler.BackupWatch} and {@link dev.shuttle.scheduler.SearchBackoff}.</li>
+ *       {@link dev.shuttle.scheduler.RunQueue}, {@link dev.shuttle.scheduler.BackupWatch}, {@link dev.shuttle.scheduler.SearchBackoff}
+ *       and {@link dev.shuttle.scheduler.SpinAdvice}.</li>
  * </ol>
  * Why the cut falls there. Waking is where queueing a task, arming a timer, draining a retired processor and the
  * monitor's rescue all end, so {@code Wakeups} sits below all of them and calls none: the two steps of a stale push
@@ -310,7 +311,10 @@
  * pauses in {@code Exchanger}), so counting on it made the waiter spin and then park anyway. The waker raises that
  * count after it clears the idle bit; the woken carrier lowers it when it finds its bit cleared (on waking, in
  * {@code prepareToPark}'s re-check, or when it gives up a retired processor), so the count returns to zero whenever
- * no woken carrier is on its way. See docs/juc.md.
+ * no woken carrier is on its way. The bet on a searcher pays on a quiet machine and loses when the cores are shared
+ * with other runnable threads (the split pair's partner loses its core and the waiter spins its whole budget), so
+ * each carrier keeps score of whether the spins it advised were met ({@link dev.shuttle.scheduler.SpinAdvice}, owned
+ * by the carrier, no atomics) and stops betting for a while when too many ran out. See docs/juc.md.
  *
  * <h2>Observability</h2>
  * Event counters (tasks run, steals, parks, wake-ups, timers armed, fired and stolen) are plain fields of each
