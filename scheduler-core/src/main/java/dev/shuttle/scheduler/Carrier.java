@@ -39,6 +39,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
     private final SpinAdvice advice = new SpinAdvice();
     /** Owner: inside a marked blocking call that moved the processor to phase BLOCKING. */
     private boolean blocking;
+    /** Owner: woken to search and has not found a task since; parking with it set counts an empty wake-up. */
+    private boolean wokenToSearch;
 
     Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, SpareCarriers spares, Wakeups wakeups,
             TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
@@ -290,6 +292,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
     private Runnable found(Runnable task) {
         if (spinning) {
             spinning = false;
+            wokenToSearch = false;
             if (state.searching.decrementAndGet() == 0) {
                 wakeups.wakep();
             }
@@ -331,6 +334,10 @@ final class Carrier extends CarrierThread implements IntPredicate {
             }
             return false;
         }
+        if (wokenToSearch) {
+            wokenToSearch = false;
+            proc.emptyWakeUps++;
+        }
         proc.backoff.parking();
         return true;
     }
@@ -368,6 +375,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             monitor.processorBusy();
             state.wakingSearchers.decrementAndGet();
             spinning = true;
+            wokenToSearch = true;
             proc.backoff.wokenToSearch();
             if (coveredTimers) {
                 proc.awaySince = System.nanoTime();

@@ -97,6 +97,8 @@ final class Processor {
     long parks;
     /** Holder: times its carrier got up from idle to work (woken, or up for due timers or work it saw). */
     long wakeUps;
+    /** Holder: times its carrier, woken to search, slept again without having run a task (a wake-up for nothing). */
+    long emptyWakeUps;
     /** Holder: timers fired from this processor's own heap. */
     long timersFiredOwn;
     /** Holder: timers this processor's carrier fired from other processors' heaps. */

@@ -5,16 +5,17 @@ package dev.shuttle.scheduler;
  * see {@link Processor}) and the few counters kept elsewhere. A reading is not a consistent cut: each counter is read
  * once, racing with its writer, so two counters read together may disagree by the events of the last microseconds.
  */
-record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, long timersArmed, long timersFired,
-        long timersStolen, long handOffs, long retakes, long rescues) {
+record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, long emptyWakeUps, long timersArmed,
+        long timersFired, long timersStolen, long handOffs, long retakes, long rescues) {
 
-    static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static SchedulerCounters of(CarrierPool pool) {
         long run = 0;
         long steals = 0;
         long parks = 0;
         long wakeUps = 0;
+        long emptyWakeUps = 0;
         long armed = pool.timers.externalArms.sum();
         long fired = 0;
         long stolen = 0;
@@ -24,19 +25,20 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
             steals += p.steals;
             parks += p.parks;
             wakeUps += p.wakeUps;
+            emptyWakeUps += p.emptyWakeUps;
             armed += p.timersArmed;
             fired += p.timersFiredOwn + p.timersStolen;
             stolen += p.timersStolen;
         }
-        return new SchedulerCounters(run, steals, parks, wakeUps, armed, fired, stolen, pool.spares.handOffs.get(),
-                pool.monitor.retakes(), pool.monitor.rescues());
+        return new SchedulerCounters(run, steals, parks, wakeUps, emptyWakeUps, armed, fired, stolen,
+                pool.spares.handOffs.get(), pool.monitor.retakes(), pool.monitor.rescues());
     }
 
     /** What happened between {@code earlier} and this reading. */
     SchedulerCounters minus(SchedulerCounters earlier) {
         return new SchedulerCounters(tasksRun - earlier.tasksRun, steals - earlier.steals, parks - earlier.parks,
-                wakeUps - earlier.wakeUps, timersArmed - earlier.timersArmed, timersFired - earlier.timersFired,
-                timersStolen - earlier.timersStolen, handOffs - earlier.handOffs, retakes - earlier.retakes,
-                rescues - earlier.rescues);
+                wakeUps - earlier.wakeUps, emptyWakeUps - earlier.emptyWakeUps, timersArmed - earlier.timersArmed,
+                timersFired - earlier.timersFired, timersStolen - earlier.timersStolen, handOffs - earlier.handOffs,
+                retakes - earlier.retakes, rescues - earlier.rescues);
     }
 }

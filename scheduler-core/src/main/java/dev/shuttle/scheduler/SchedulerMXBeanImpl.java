@@ -151,6 +151,11 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     }
 
     @Override
+    public long getEmptyWakeUps() {
+        return counters().emptyWakeUps();
+    }
+
+    @Override
     public long getTimersArmed() {
         return counters().timersArmed();
     }

@@ -33,6 +33,7 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
     @Label("Steals") long steals;
     @Label("Parks") long parks;
     @Label("Wake-ups") long wakeUps;
+    @Label("Empty Wake-ups") long emptyWakeUps;
     @Label("Timers Armed") long timersArmed;
     @Label("Timers Fired") long timersFired;
     @Label("Timers Stolen") long timersStolen;
@@ -73,6 +74,7 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
             e.steals = d.steals();
             e.parks = d.parks();
             e.wakeUps = d.wakeUps();
+            e.emptyWakeUps = d.emptyWakeUps();
             e.timersArmed = d.timersArmed();
             e.timersFired = d.timersFired();
             e.timersStolen = d.timersStolen();

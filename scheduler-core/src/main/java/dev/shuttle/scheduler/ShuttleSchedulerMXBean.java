@@ -52,6 +52,12 @@ public interface ShuttleSchedulerMXBean {
     /** Times an idle carrier got up to work; parks minus wake-ups is sleeps that ended with nothing to do. */
     long getWakeUps();
 
+    /**
+     * Times a carrier woken to search slept again without having run a task: each cost an unpark, a trip onto a core,
+     * a search and a park, for nothing. A high share of {@link #getWakeUps()} means wake-ups outrun the work.
+     */
+    long getEmptyWakeUps();
+
     /** Timers armed: timed parks (sleep, timed waits) and {@link ShuttleScheduler#schedule} calls. */
     long getTimersArmed();
 

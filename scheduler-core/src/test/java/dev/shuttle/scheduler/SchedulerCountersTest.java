@@ -45,6 +45,7 @@ class SchedulerCountersTest {
             assertTrue(d.timersStolen() <= d.timersFired(), d.toString());
             assertTrue(d.parks() >= 1, d.toString());
             assertTrue(d.parks() >= d.wakeUps(), "every wake-up ends a sleep: " + d);
+            assertTrue(d.emptyWakeUps() <= d.wakeUps(), "an empty wake-up is a wake-up: " + d);
         }
     }
 }
