@@ -286,18 +286,29 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     /**
-     * Go's {@code resetspinning}: a searcher that found work stops searching, and if it was the last searcher it
-     * wakes another carrier, since submitters skipped waking anyone while it searched.
+     * Go's {@code resetspinning}, but waking only for work in sight: a searcher that found work stops searching, and
+     * if it was the last searcher it wakes another carrier when a task is still queued anywhere or a timer is pending,
+     * since submitters skipped waking anyone while it searched. Go wakes one whatever is left, to reach full
+     * parallelism sooner; when tasks arrive one at a time from outside (a server's dispatcher thread) every such wake
+     * is empty: the woken carrier searches, finds nothing and parks, a wake-up, a search and a park per request
+     * (docs/server.md, "Empty wake-ups"). Lowering the count comes before the look, and a submitter pushes before it
+     * reads the count, so a submitter that saw this carrier searching and woke nobody pushed before the look, which
+     * sees its task ({@code FoundVersusSubmitStress}); a timer armed meanwhile is seen as pending the same way.
      */
     private Runnable found(Runnable task) {
         if (spinning) {
-            spinning = false;
-            wokenToSearch = false;
-            if (state.searching.decrementAndGet() == 0) {
-                wakeups.wakep();
-            }
+            stopSearching();
         }
         return task;
+    }
+
+    /** Owner: leaves the searching state with a task in hand ({@link #found}). */
+    void stopSearching() {
+        spinning = false;
+        wokenToSearch = false;
+        if (state.searching.decrementAndGet() == 0 && (state.hasQueuedWork() || deadlines.anyPending())) {
+            wakeups.wakep();
+        }
     }
 
     /**

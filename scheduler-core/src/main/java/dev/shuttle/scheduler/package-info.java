@@ -115,8 +115,11 @@
  * {@code ready} does too: the current task may keep its carrier busy for long, and the woken searcher takes
  * {@code runNext} from a carrier whose tick stands still). If some carrier is idle and none is searching, it
  * raises {@code searching} from 0 to 1 with a CAS on the woken carrier's behalf, clears one idle bit, and unparks
- * that carrier. A searcher that finds work stops searching; if it was the last searcher, it calls {@code wakep}
- * itself (Go's {@code resetspinning}), since submitters skipped waking anyone while it searched.
+ * that carrier. A searcher that finds work stops searching; if it was the last searcher and a task is still queued
+ * anywhere or a timer is pending, it calls {@code wakep} itself (Go's {@code resetspinning}), since submitters skipped
+ * waking anyone while it searched. It lowers the count before it looks, and a submitter pushes before it reads the
+ * count, so one of the two sees the other ({@code FoundVersusSubmitStress}). Go wakes one whatever is left; with tasks
+ * arriving one at a time from outside, that second carrier found nothing every time ({@code LastSearcherWakeTest}).
  *
  * <h2>Parking, and why no wake-up is lost</h2>
  * A carrier parks in this order ({@link dev.shuttle.scheduler.Carrier#prepareToPark}): (1) set its idle bit; (2)
