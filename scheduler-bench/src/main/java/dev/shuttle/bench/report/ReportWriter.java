@@ -17,6 +17,9 @@ public final class ReportWriter {
 
     /** What each benchmark exercises: where to look first when Shuttle loses on it. */
     private static final Map<String, String> EXERCISES = Map.ofEntries(
+            Map.entry("sched.ExternalArrivals",
+                    "tasks submitted one at a time from a platform thread to parked carriers: the wake-up from"
+                    + " outside, and whether the woken carrier wakes another for nothing (empty wake-ups)"),
             Map.entry("sched.IdleCpu", "what carriers do once the work is gone: how long they spin before they park,"
                     + " and any periodic wake-up while idle"),
             Map.entry("sched.PingPong",
