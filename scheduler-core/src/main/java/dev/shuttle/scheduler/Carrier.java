@@ -291,9 +291,10 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * since submitters skipped waking anyone while it searched. Go wakes one whatever is left, to reach full
      * parallelism sooner; when tasks arrive one at a time from outside (a server's dispatcher thread) every such wake
      * is empty: the woken carrier searches, finds nothing and parks, a wake-up, a search and a park per request
-     * (docs/server.md, "Empty wake-ups"). Lowering the count comes before the look, and a submitter pushes before it
-     * reads the count, so a submitter that saw this carrier searching and woke nobody pushed before the look, which
-     * sees its task ({@code FoundVersusSubmitStress}); a timer armed meanwhile is seen as pending the same way.
+     * (docs/server.md, "Empty wake-ups removed"). Lowering the count comes before the look, and a submitter pushes
+     * before it reads the count, so a submitter that saw this carrier searching and woke nobody pushed before the
+     * look, which sees its task ({@code FoundVersusSubmitStress}); a timer armed meanwhile is seen as pending the same
+     * way.
      */
     private Runnable found(Runnable task) {
         if (spinning) {
