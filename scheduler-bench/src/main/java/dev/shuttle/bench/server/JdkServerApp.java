@@ -53,7 +53,8 @@ public final class JdkServerApp {
 
     private static void respond(HttpExchange exchange, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
-        exchange.sendResponseHeaders(200, bytes.length);
+        // Length 0 would send the body chunked, which HttpConnection does not read; -1 sends Content-Length: 0.
+        exchange.sendResponseHeaders(200, bytes.length == 0 ? -1 : bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }

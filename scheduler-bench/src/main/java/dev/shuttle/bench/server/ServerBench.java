@@ -21,7 +21,8 @@ import java.util.concurrent.TimeUnit;
  * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's. On the lock
  * endpoints the server also times, in each request's handler, the wait for the lock and the hold of it
  * ({@link TimedLock}), and each run reads its own ({@code /locks}, reset before the run): the end-to-end latency
- * mixes in the generator and the OS, the handler's times say how much of it is spent at the lock.
+ * mixes in the generator and the OS, the handler's times say how much of it is spent at the lock. On Shuttle each run
+ * also reads the scheduler's counters around it ({@code /scheduler}), so the report can say where Shuttle's CPU went.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]
@@ -86,10 +87,12 @@ public final class ServerBench {
     /**
      * One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's, in
      * {@code round} (from 1). {@code lockTimes} are the waits for and holds of the lock that the server timed during
-     * this run alone, for an endpoint that {@link Endpoint#takesLock}; empty for the others.
+     * this run alone, for an endpoint that {@link Endpoint#takesLock}; empty for the others. {@code schedulerActivity}
+     * is what Shuttle's scheduler did during this run; empty on the JDK default.
      */
     public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
-            double offeredRate, LoadGenerator.Result result, long serverCpuNanos, Optional<LockTimes> lockTimes) {
+            double offeredRate, LoadGenerator.Result result, long serverCpuNanos, Optional<LockTimes> lockTimes,
+            Optional<SchedulerActivity> schedulerActivity) {
         double serverCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
         }
@@ -263,28 +266,55 @@ public final class ServerBench {
     }
 
     /**
-     * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU read around it
-     * and, for a lock endpoint, its lock times reset before it and read after it.
+     * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU and its
+     * scheduler's counters read around it and, for a lock endpoint, its lock times reset before it and read after it.
      *
-     * @throws IllegalStateException if the server answered none of the run's requests, or its lock times were
-     *     malformed or lacked the endpoint
+     * @throws IllegalStateException if the server answered none of the run's requests, its lock times were malformed
+     *     or lacked the endpoint, or its scheduler counters were malformed, went down or came or went during the run
      */
     static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, double load, double rate,
             LoadRun loadRun) throws IOException, InterruptedException {
         String phase = load == 0 ? "maximum" : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
         String where = pass.which() + ", " + endpoint.path() + " " + phase;
-        // Outside the CPU readings, so that the server's summing of its histograms is not charged to the requests.
+        // Outside the CPU readings, so that the server's summing of its histograms and reading of its MXBean are not
+        // charged to the requests.
         if (endpoint.takesLock()) {
             controlGet(control, ServerHandlers.LOCKS, where);
         }
+        Optional<SchedulerActivity> activity0 = readSchedulerActivity(control, where);
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
         LoadGenerator.Result result = loadRun.run();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
+        Optional<SchedulerActivity> activity = activityDuring(activity0, readSchedulerActivity(control, where),
+                where);
         Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
                 : Optional.empty();
         requireAnswers(result, pass.which(), endpoint, phase);
         return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu,
-                lockTimes);
+                lockTimes, activity);
+    }
+
+    private static Optional<SchedulerActivity> readSchedulerActivity(HttpConnection control, String where)
+            throws IOException {
+        String line = controlGet(control, ServerHandlers.SCHEDULER, where);
+        try {
+            return line.isEmpty() ? Optional.empty() : Optional.of(SchedulerActivity.parse(line));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<SchedulerActivity> activityDuring(Optional<SchedulerActivity> before,
+            Optional<SchedulerActivity> after, String where) {
+        if (before.isPresent() != after.isPresent()) {
+            throw new IllegalStateException("ServerBench: the " + where + ": a Shuttle scheduler was registered "
+                    + (before.isPresent() ? "before the run but not after it" : "after the run but not before it"));
+        }
+        try {
+            return after.map(a -> a.since(before.orElseThrow()));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
     }
 
     private static LockTimes readLockTimes(HttpConnection control, Endpoint endpoint, String where) throws IOException {

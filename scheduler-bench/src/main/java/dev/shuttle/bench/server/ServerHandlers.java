@@ -5,13 +5,19 @@ import dev.shuttle.bench.Schedulers;
 import dev.shuttle.bench.metrics.ProcessCpu;
 import dev.shuttle.lock.SpinBitLock;
 import dev.shuttle.scheduler.ShuttleScheduler;
+import dev.shuttle.scheduler.ShuttleSchedulerMXBean;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import javax.management.JMX;
+import javax.management.MBeanServer;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
 
 /**
  * What every server under load answers, whichever HTTP framework carries the request: the {@link Endpoint}s and the
@@ -31,7 +37,14 @@ final class ServerHandlers {
      * own.
      */
     static final String LOCKS = "/locks";
-    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS);
+    /**
+     * The JVM-wide Shuttle scheduler's cumulative counters ({@link SchedulerActivity#format}), or nothing on the JDK
+     * default: read through JMX as an operator would, so the benchmark sees what they would.
+     */
+    static final String SCHEDULER = "/scheduler";
+    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER);
+    /** The agent names the scheduler it installs {@code default}. */
+    private static final ObjectName DEFAULT_SCHEDULER = objectName("dev.shuttle:type=ShuttleScheduler,name=default");
 
     static final long CRITICAL_SECTION_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final int FAN_OUT = 8;
@@ -93,8 +106,23 @@ final class ServerHandlers {
             case INFO -> schedulerOfCurrentThread();
             case LOCKS -> LockTimes.format(Map.of(Endpoint.LOCK_REENTRANT, reentrant.interval(),
                     Endpoint.LOCK_SPINBIT, spinBit.interval()));
+            case SCHEDULER -> schedulerActivity();
             default -> null;
         };
+    }
+
+    private static String schedulerActivity() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        return !server.isRegistered(DEFAULT_SCHEDULER) ? "" : SchedulerActivity.of(
+                JMX.newMXBeanProxy(server, DEFAULT_SCHEDULER, ShuttleSchedulerMXBean.class)).format();
+    }
+
+    private static ObjectName objectName(String name) {
+        try {
+            return new ObjectName(name);
+        } catch (MalformedObjectNameException e) {
+            throw new IllegalArgumentException(name, e);
+        }
     }
 
     /**

@@ -205,6 +205,7 @@ public final class ServerReport {
             losses.forEach(l -> md.append(l).append('\n'));
         }
         lockTable(md, results, summary, f);
+        activityTable(md, results, summary, f);
         if (plotDir != null) {
             md.append("\n#### ").append(shortTitle(f)).append(": latency against offered load\n\n");
             for (Endpoint e : Endpoint.values()) {
@@ -222,19 +223,17 @@ public final class ServerReport {
      * step; nothing if no run carries them.
      */
     private static void lockTable(StringBuilder md, ServerBench.Results results, RoundSummary summary, Framework f) {
-        double[] maximumAndSteps = DoubleStream.concat(DoubleStream.of(0), Arrays.stream(results.settings().loads()))
-                .toArray();
         StringBuilder rows = new StringBuilder();
         for (Endpoint e : Endpoint.values()) {
-            for (double load : maximumAndSteps) {
+            for (double load : maximumAndSteps(results)) {
                 Optional<RoundSummary.Cell> found = summary.cell(f, e, load);
                 if (found.isEmpty() || !carriesLockTimes(found.get())) {
                     continue;
                 }
                 RoundSummary.Cell cell = found.get();
                 RoundSummary.Comparison took = cell.compare(r -> lockTimes(r).waits().count(), true);
-                rows.append("| ").append(e.path()).append(" | ").append(load == 0 ? "max" : percent(load))
-                        .append(" | ").append(count(took.jdk())).append(" / ").append(count(took.shuttle()));
+                rows.append("| ").append(e.path()).append(" | ").append(step(load)).append(" | ")
+                        .append(count(took.jdk())).append(" / ").append(count(took.shuttle()));
                 for (ToLongFunction<LockTimes.Distribution> p : WAIT_PERCENTILES) {
                     rows.append(" | ").append(pair(cell.compare(r -> p.applyAsLong(lockTimes(r).waits()) / 1e3,
                             false)));
@@ -259,6 +258,60 @@ public final class ServerReport {
         md.append("| endpoint | load | requests that took the lock | wait p50 µs | wait p90 µs | wait p99 µs |")
                 .append(" wait p99.9 µs | hold p50 µs | hold p99 µs |\n|---|---:|---|---|---|---|---|---|---|\n");
         md.append(rows);
+    }
+
+    /**
+     * Shuttle's scheduler counters over each run, per completed request, at the maximum and at each load step, beside
+     * the server CPU of the tables above; nothing if no Shuttle run carries them.
+     */
+    private static void activityTable(StringBuilder md, ServerBench.Results results, RoundSummary summary,
+            Framework f) {
+        StringBuilder rows = new StringBuilder();
+        for (Endpoint e : Endpoint.values()) {
+            for (double load : maximumAndSteps(results)) {
+                List<ServerBench.Run> runs = summary.runs(f, e, Schedulers.SHUTTLE, load);
+                if (runs.isEmpty() || !runs.stream().allMatch(r -> r.schedulerActivity().isPresent())) {
+                    continue;
+                }
+                rows.append("| ").append(e.path()).append(" | ").append(step(load)).append(" | ")
+                        .append(count(spreadOf(runs, r -> r.result().completed())));
+                List<ToDoubleFunction<ServerBench.Run>> perRequest = List.of(
+                        r -> activity(r).wakeUpsPerRequest(r.result().completed()),
+                        r -> activity(r).emptyWakeUpsPerRequest(r.result().completed()),
+                        r -> activity(r).emptyWakeUpPercent(),
+                        r -> activity(r).stealsPerRequest(r.result().completed()),
+                        r -> activity(r).parksPerRequest(r.result().completed()));
+                perRequest.forEach(m -> rows.append(" | ").append(value(spreadOf(runs, m))));
+                rows.append(" | ").append(count(spreadOf(runs, r -> activity(r).handOffs()))).append(" (")
+                        .append(count(spreadOf(runs, r -> activity(r).monitorRetakes()))).append(") | ")
+                        .append(count(spreadOf(runs, r -> activity(r).monitorRescues()))).append(" | ")
+                        .append(count(spreadOf(runs, r -> activity(r).carrierThreads()))).append(" |\n");
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n#### ").append(shortTitle(f)).append(": what Shuttle's scheduler did\n\n");
+        md.append("What the counters of Shuttle's scheduler MXBean grew by over each run, the /req columns per")
+                .append(" completed request, the others as counted; an empty wake-up is a carrier woken to search that")
+                .append(" parked again without running a task.\n\n");
+        md.append("| endpoint | load | requests completed | wake-ups/req | empty wake-ups/req | empty % of wake-ups |")
+                .append(" steals/req | parks/req | hand-offs (by the monitor) | monitor rescues |")
+                .append(" carrier threads at the end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        md.append(rows);
+    }
+
+    private static SchedulerActivity activity(ServerBench.Run run) {
+        return run.schedulerActivity().orElseThrow();
+    }
+
+    /** The closed-loop maximum (load 0), then the open-loop steps: the rows of the tables that have both. */
+    private static double[] maximumAndSteps(ServerBench.Results results) {
+        return DoubleStream.concat(DoubleStream.of(0), Arrays.stream(results.settings().loads())).toArray();
+    }
+
+    private static String step(double load) {
+        return load == 0 ? "max" : percent(load);
     }
 
     private static boolean carriesLockTimes(RoundSummary.Cell cell) {

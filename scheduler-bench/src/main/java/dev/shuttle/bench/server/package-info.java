@@ -24,6 +24,10 @@
  *       any memory, and is done after the unlock, outside the hold. {@code /locks} returns the
  *       {@link dev.shuttle.bench.server.LockTimes} since its previous call and resets them; the parent calls it before
  *       and after each run of a lock endpoint, outside the {@code /cpu} readings, so each run carries its own.</li>
+ *   <li>Where Shuttle's CPU goes: CPU per request cannot tell the requests' work from carriers woken to search that
+ *       park again. The parent reads the JVM-wide scheduler's MXBean counters through {@code /scheduler} before and
+ *       after each run, outside the {@code /cpu} readings, and keeps their growth
+ *       ({@link dev.shuttle.bench.server.SchedulerActivity}); the JDK default has none to read.</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same

@@ -13,8 +13,8 @@ import java.util.function.IntFunction;
 
 /**
  * A JDK {@code HttpServer} on 127.0.0.1 that answers {@code /hello} as a script says for each request, by the order
- * it arrived in (from 0), {@code /cpu} with 0, as the benchmark's control connection expects, and {@code /locks} as a
- * second script says for each call, by its order.
+ * it arrived in (from 0), {@code /cpu} with 0, as the benchmark's control connection expects, and {@code /locks} and
+ * {@code /scheduler} as scripts of their own say for each call, by its order.
  */
 final class ScriptedServer implements AutoCloseable {
     /** What to do with one request: wait {@code stallMillis}, then answer {@code status}. */
@@ -33,13 +33,20 @@ final class ScriptedServer implements AutoCloseable {
     private final HttpServer server;
     private final AtomicInteger arrivals = new AtomicInteger();
     private final AtomicInteger locksCalls = new AtomicInteger();
+    private final AtomicInteger schedulerCalls = new AtomicInteger();
 
     /** A server whose {@code /locks} has no lock times. */
     ScriptedServer(IntFunction<Answer> script) throws IOException {
         this(script, n -> "");
     }
 
+    /** A server on the JDK default, whose {@code /scheduler} is empty. */
     ScriptedServer(IntFunction<Answer> script, IntFunction<String> locks) throws IOException {
+        this(script, locks, n -> "");
+    }
+
+    ScriptedServer(IntFunction<Answer> script, IntFunction<String> locks, IntFunction<String> scheduler)
+            throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Endpoint.HELLO.path(), exchange -> {
@@ -54,12 +61,15 @@ final class ScriptedServer implements AutoCloseable {
         server.createContext(ServerHandlers.CPU, exchange -> respond(exchange, 200, "0"));
         server.createContext(ServerHandlers.LOCKS,
                 exchange -> respond(exchange, 200, locks.apply(locksCalls.getAndIncrement())));
+        server.createContext(ServerHandlers.SCHEDULER,
+                exchange -> respond(exchange, 200, scheduler.apply(schedulerCalls.getAndIncrement())));
         server.start();
     }
 
     private static void respond(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
-        exchange.sendResponseHeaders(status, bytes.length);
+        // Length 0 would send the body chunked, which HttpConnection does not read; -1 sends Content-Length: 0.
+        exchange.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
@@ -68,6 +78,11 @@ final class ScriptedServer implements AutoCloseable {
     /** How many times {@code /locks} was called. */
     int locksCalls() {
         return locksCalls.get();
+    }
+
+    /** How many times {@code /scheduler} was called. */
+    int schedulerCalls() {
+        return schedulerCalls.get();
     }
 
     int port() {

@@ -19,7 +19,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * Each server main in a child JVM, as the benchmark starts it (the agent from {@code shuttle.agentJar}, which the
  * build sets to scheduler-core's jar): every endpoint answers its body, the requests ran on virtual threads of the
- * scheduler the command line asked for, and the lock endpoints' requests were timed.
+ * scheduler the command line asked for, the lock endpoints' requests were timed, and Shuttle's counters are read.
  */
 class ServerAppsTest {
     private static final Map<Endpoint, String> BODIES = Map.of(
@@ -67,6 +67,18 @@ class ServerAppsTest {
                     .count(), "each call of " + ServerHandlers.LOCKS + " resets the times");
             assertTrue(Long.parseLong(client.get(ServerHandlers.CPU)) > 0);
             assertEquals("", client.get(ServerHandlers.SLACK), server.commandLine());
+            String counters = client.get(ServerHandlers.SCHEDULER);
+            if (scheduler.equals(Schedulers.JDK)) {
+                assertEquals("", counters, "no Shuttle scheduler to read on the JDK default");
+            } else {
+                SchedulerActivity before = SchedulerActivity.parse(counters);
+                assertTrue(before.carrierThreads() > 0, counters);
+                // A sleeping request must run again; a quick one may be served in the same run as the readings.
+                client.get(Endpoint.SLEEP.path());
+                SchedulerActivity during = SchedulerActivity.parse(client.get(ServerHandlers.SCHEDULER)).since(before);
+                assertTrue(during.tasksRun() > 0, "the request woke from its sleep as a task run: " + during);
+            }
+            assertEquals(scheduler, client.get(ServerHandlers.INFO), "the connection reads on after empty bodies");
         }
     }
 

@@ -73,6 +73,7 @@ class ServerBenchTest {
             assertEquals(6, r.failed(), r.firstFailure());
             assertEquals(48, r.completed());
             assertEquals(2, run.round());
+            assertEquals(Optional.empty(), run.schedulerActivity(), "no Shuttle scheduler, no activity");
         }
     }
 
@@ -132,13 +133,48 @@ class ServerBenchTest {
     }
 
     @Test
+    void aStepOnShuttleCarriesTheGrowthOfTheSchedulerCountersDuringItOnly() throws Exception {
+        String before = "tasksRun=1000 steals=10 parks=400 wakeUps=390 emptyWakeUps=100 handOffs=2 monitorRetakes=1"
+                + " monitorRescues=0 carrierThreads=2";
+        String after = "tasksRun=5000 steals=50 parks=2400 wakeUps=2390 emptyWakeUps=900 handOffs=5"
+                + " monitorRetakes=3 monitorRescues=1 carrierThreads=3";
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> "", n -> n == 0 ? before : after);
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            ServerBench.Run run = fakeStep(control, Endpoint.HELLO,
+                    () -> assertEquals(1, server.schedulerCalls(), "the counters are read before the load"));
+            assertEquals(Optional.of(new SchedulerActivity(4000, 40, 2000, 2000, 800, 3, 2, 1, 3)),
+                    run.schedulerActivity());
+            assertEquals(2, server.schedulerCalls());
+        }
+    }
+
+    @Test
+    void schedulerCountersThatWentDownOrCameDuringTheStepAbortItSayingWhere() throws Exception {
+        String reading = "tasksRun=%d steals=0 parks=0 wakeUps=0 emptyWakeUps=0 handOffs=0 monitorRetakes=0"
+                + " monitorRescues=0 carrierThreads=2";
+        // Step 1 reads 5, then 4; step 2 reads nothing, then a reading.
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> "",
+                n -> n == 2 ? "" : String.format(reading, 5 - n));
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            IllegalStateException down = assertThrows(IllegalStateException.class,
+                    () -> fakeStep(control, Endpoint.HELLO, () -> { }));
+            assertEquals("ServerBench: the helidon server on shuttle in round 2, /hello 50% load step: tasksRun went"
+                    + " down from 5 to 4: not an earlier reading of the same scheduler", down.getMessage());
+            IllegalStateException came = assertThrows(IllegalStateException.class,
+                    () -> fakeStep(control, Endpoint.HELLO, () -> { }));
+            assertEquals("ServerBench: the helidon server on shuttle in round 2, /hello 50% load step: a Shuttle"
+                    + " scheduler was registered after the run but not before it", came.getMessage());
+        }
+    }
+
+    @Test
     void aFailedControlConnectionSaysWhere() throws Exception {
         try (ScriptedServer server = new ScriptedServer(n -> Answer.OK)) {
             HttpConnection control = new HttpConnection(server.port(), 5_000);
             control.close();
             IOException e = assertThrows(IOException.class, () -> step(server, control));
             assertTrue(e.getMessage().contains("control connection of the helidon server on shuttle in round 2, /hello"
-                    + " 50% load step failed on /cpu"), e.getMessage());
+                    + " 50% load step failed on /scheduler"), e.getMessage());
         }
     }
 }

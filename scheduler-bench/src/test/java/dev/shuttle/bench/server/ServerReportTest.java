@@ -29,7 +29,7 @@ class ServerReportTest {
         h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
         return new ServerBench.Run(round, Framework.HELIDON, e, scheduler, load, load * 1_000,
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
-                        completed * 10_000, ""), serverCpuNanos, Optional.empty());
+                        completed * 10_000, ""), serverCpuNanos, Optional.empty(), Optional.empty());
     }
 
     /** A lock endpoint's run whose requests waited as given, in nanoseconds, and held {@code hold}, p99 1 µs more. */
@@ -40,7 +40,15 @@ class ServerReportTest {
                 new LockTimes.Distribution(tookLock, waitP50, waitP90, waitP99, waitP999, waitP999),
                 new LockTimes.Distribution(tookLock, hold, hold, hold + 1_000, hold + 1_000, hold + 1_000));
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
-                r.result(), r.serverCpuNanos(), Optional.of(times));
+                r.result(), r.serverCpuNanos(), Optional.of(times), Optional.empty());
+    }
+
+    /** A Shuttle run of {@code /hello} whose scheduler did {@code activity}. */
+    private static ServerBench.Run activityRun(int round, double load, long completed, long timedOut,
+            SchedulerActivity activity) {
+        ServerBench.Run r = run(round, Endpoint.HELLO, "shuttle", load, completed, 200, 50_000_000, 0, timedOut);
+        return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
+                r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity));
     }
 
     @Test
@@ -60,6 +68,7 @@ class ServerReportTest {
         assertTrue(md.contains("### Helidon SE (helidon-webserver 4.5.0)"), md);
         assertFalse(md.contains("com.sun.net.httpserver,"), "a framework that did not run has no section: " + md);
         assertFalse(md.contains("lock wait and hold"), "no lock table without lock times: " + md);
+        assertFalse(md.contains("what Shuttle's scheduler did"), "no activity table without activity: " + md);
         String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
         assertTrue(losses.contains("/hello maximum throughput: 0.90x"), losses);
         assertTrue(losses.contains("/hello at 50% p99: 1.50x"), losses);
@@ -171,6 +180,50 @@ class ServerReportTest {
                 + "| /lock/reentrant | 50% | 500 [490-510] / 500 | 0.500 / 2 (4.00x) | 0.800 / 40 (50.00x)"
                 + " | 5 [0.900-26] / 100 [84-340] (20.00x [13.08x-93.33x]) | 30 / 400 (13.33x) | 20.10 / 20.20"
                 + " | 21.10 / 21.20 |\n"),
+                md);
+    }
+
+    /**
+     * Shuttle's scheduler counters over three rounds of /hello: medians over the rounds with their ranges, per completed
+     * request (round 2 at 50% also timed out 100 requests, which did not complete), and no row for /sleep, whose
+     * Shuttle runs carry no counters.
+     */
+    @Test
+    void theSchedulerTableGivesShuttlesCountersPerCompletedRequest() {
+        List<ServerBench.Run> runs = new ArrayList<>();
+        long[] wakeUps = {750, 1000, 500};
+        long[] empty = {250, 500, 100};
+        long[] parks = {800, 1000, 600};
+        long[] handOffs = {3, 5, 4};
+        long[] retakes = {1, 1, 2};
+        long[] carriers = {2, 3, 2};
+        for (int round = 1; round <= 3; round++) {
+            int i = round - 1;
+            runs.add(run(round, Endpoint.HELLO, "jdk", 0, 1000, 500, 100_000_000, 0, 0));
+            runs.add(activityRun(round, 0, 1000, 0, new SchedulerActivity(3000, 0, 2000, 0, 0, 0, 0, 0, 2)));
+            runs.add(run(round, Endpoint.HELLO, "jdk", 0.5, 500, 200, 50_000_000, 0, 0));
+            runs.add(activityRun(round, 0.5, 500, round == 2 ? 100 : 0, new SchedulerActivity(2000, 50, parks[i],
+                    wakeUps[i], empty[i], handOffs[i], retakes[i], 0, carriers[i])));
+            for (double load : new double[] {0, 0.5}) {
+                runs.add(run(round, Endpoint.SLEEP, "jdk", load, 500, 200, 50_000_000, 0, 0));
+                runs.add(run(round, Endpoint.SLEEP, "shuttle", load, 500, 200, 50_000_000, 0, 0));
+            }
+        }
+        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 3);
+        String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
+                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
+        String heading = "\n#### Helidon SE: what Shuttle's scheduler did\n\n";
+        assertTrue(md.indexOf(heading) > md.indexOf("#### Helidon SE: where Shuttle loses"), md);
+        assertTrue(md.endsWith(heading
+                + "What the counters of Shuttle's scheduler MXBean grew by over each run, the /req columns per"
+                + " completed request, the others as counted; an empty wake-up is a carrier woken to search that"
+                + " parked again without running a task.\n\n"
+                + "| endpoint | load | requests completed | wake-ups/req | empty wake-ups/req | empty % of wake-ups |"
+                + " steals/req | parks/req | hand-offs (by the monitor) | monitor rescues |"
+                + " carrier threads at the end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+                + "| /hello | max | 1000 | 0.00 | 0.00 | - | 0.00 | 2 | 0 (0) | 0 | 2 |\n"
+                + "| /hello | 50% | 500 | 1.50 [1-2] | 0.500 [0.200-1] | 33.33 [20-50] | 0.100 | 1.60 [1.20-2]"
+                + " | 4 [3-5] (1 [1-2]) | 0 | 2 [2-3] |\n"),
                 md);
     }
 }
