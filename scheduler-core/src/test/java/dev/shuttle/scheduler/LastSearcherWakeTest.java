@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * thread submits requests, used to cost two wake-ups each, the second empty (Go's rule: wake one whatever is left).
  */
 class LastSearcherWakeTest {
-    private static final long QUIESCE_NANOS = TimeUnit.SECONDS.toNanos(20);
+    private static final long MEET_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     @Test
     void aTaskFromOutsideWakesOneCarrierNotTwo() throws InterruptedException {
@@ -21,13 +21,13 @@ class LastSearcherWakeTest {
         pool.start();
         int rounds = 200;
         try {
-            awaitQuiet(pool.state);
+            PoolQuiet.await(pool.state);
             SchedulerCounters before = SchedulerCounters.of(pool);
             for (int round = 0; round < rounds; round++) {
                 CountDownLatch ran = new CountDownLatch(1);
                 pool.execute(ran::countDown);
                 assertTrue(ran.await(20, TimeUnit.SECONDS), "a task submitted from outside never ran");
-                awaitQuiet(pool.state);
+                PoolQuiet.await(pool.state);
             }
             SchedulerCounters d = SchedulerCounters.of(pool).minus(before);
             // Each round wakes a carrier for its task unless the other one is still up; with Go's rule nearly every
@@ -52,12 +52,12 @@ class LastSearcherWakeTest {
         pool.start();
         try {
             for (int round = 0; round < 50; round++) {
-                awaitQuiet(pool.state);
+                PoolQuiet.await(pool.state);
                 CountDownLatch started = new CountDownLatch(2);
                 CountDownLatch done = new CountDownLatch(2);
                 Runnable meet = () -> {
                     started.countDown();
-                    long deadline = System.nanoTime() + QUIESCE_NANOS;
+                    long deadline = System.nanoTime() + MEET_NANOS;
                     while (started.getCount() > 0 && System.nanoTime() - deadline < 0) {
                         Thread.onSpinWait();
                     }
@@ -72,17 +72,6 @@ class LastSearcherWakeTest {
         } finally {
             pool.stop();
             pool.joinCarriers();
-        }
-    }
-
-    /** Every carrier parked, nobody searching, no promise outstanding; fails if that never comes. */
-    private static void awaitQuiet(PoolState state) throws InterruptedException {
-        long deadline = System.nanoTime() + QUIESCE_NANOS;
-        while (state.idle.count() != state.processors.length || state.searching.get() != 0
-                || state.wakingSearchers.get() != 0) {
-            assertTrue(System.nanoTime() - deadline < 0, () -> "not quiet after 20 s: idle " + state.idle.count()
-                    + ", searching " + state.searching.get() + ", woken but not up " + state.wakingSearchers.get());
-            Thread.sleep(1);
         }
     }
 }

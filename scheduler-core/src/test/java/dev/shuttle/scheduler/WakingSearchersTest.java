@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Test;
  * for one that is not ({@code Carrier.test}).
  */
 class WakingSearchersTest {
-    private static final long QUIESCE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     @Test
     void everyWokenCarrierIsUncountedOnceItIsUp() throws InterruptedException {
@@ -26,10 +25,10 @@ class WakingSearchersTest {
                 assertTrue(ran.await(20, TimeUnit.SECONDS), "a task submitted from outside never ran");
                 if (round % 3 == 0) {
                     // Parked carriers make the next submission wake one; the others land while carriers are up.
-                    awaitQuiet(pool.state);
+                    PoolQuiet.await(pool.state);
                 }
             }
-            awaitQuiet(pool.state);
+            PoolQuiet.await(pool.state);
             long wakeUps = 0;
             for (Processor proc : pool.state.processors) {
                 wakeUps += proc.wakeUps;
@@ -38,17 +37,6 @@ class WakingSearchersTest {
         } finally {
             pool.stop();
             pool.joinCarriers();
-        }
-    }
-
-    /** Every carrier parked, nobody searching, no promise outstanding; fails if that never comes. */
-    private static void awaitQuiet(PoolState state) throws InterruptedException {
-        long deadline = System.nanoTime() + QUIESCE_NANOS;
-        while (state.idle.count() != state.processors.length || state.searching.get() != 0
-                || state.wakingSearchers.get() != 0) {
-            assertTrue(System.nanoTime() - deadline < 0, () -> "not quiet after 20 s: idle " + state.idle.count()
-                    + ", searching " + state.searching.get() + ", woken but not up " + state.wakingSearchers.get());
-            Thread.sleep(1);
         }
     }
 }
