@@ -85,7 +85,8 @@ public final class ServerBench {
             new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS, 1);
 
     /**
-     * One load run: the closed-loop maximum ({@code load} 0) or an open-loop step at a fraction of the JDK's, in
+     * One load run: the closed-loop maximum ({@code load} 0), an open-loop step at a fraction of the JDK's, or
+     * ({@code load} NaN) an open-loop run at a rate given outright ({@link SteadyLoad}), in
      * {@code round} (from 1). {@code lockTimes} are the waits for and holds of the lock that the server timed during
      * this run alone, for an endpoint that {@link Endpoint#takesLock}; empty for the others. {@code schedulerActivity}
      * is what Shuttle's scheduler did during this run; empty on the JDK default.
@@ -242,7 +243,7 @@ public final class ServerBench {
     }
 
     /** {@code /info} is answered by a request thread, so this checks what ran the requests, not only the flags. */
-    private static void requireScheduler(HttpConnection control, String scheduler, String where,
+    static void requireScheduler(HttpConnection control, String scheduler, String where,
             ServerProcess server) throws IOException {
         String actual = controlGet(control, ServerHandlers.INFO, where);
         if (!actual.equals(scheduler)) {
@@ -274,7 +275,9 @@ public final class ServerBench {
      */
     static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, double load, double rate,
             LoadRun loadRun) throws IOException, InterruptedException {
-        String phase = load == 0 ? "maximum" : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
+        String phase = load == 0 ? "maximum"
+                : Double.isNaN(load) ? String.format(java.util.Locale.ROOT, "run at %.0f requests/s", rate)
+                : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
         String where = pass.which() + ", " + endpoint.path() + " " + phase;
         // Outside the CPU readings, so that the server's summing of its histograms and reading of its MXBean are not
         // charged to the requests.
@@ -336,7 +339,7 @@ public final class ServerBench {
      * A run with no answer at all measures nothing, and the next would likely fare the same; failures and timeouts
      * short of that are part of the comparison, so they are only said here and reported in the tables.
      */
-    private static void requireAnswers(LoadGenerator.Result r, String which, Endpoint endpoint, String phase) {
+    static void requireAnswers(LoadGenerator.Result r, String which, Endpoint endpoint, String phase) {
         String counts = r.completed() + " of " + r.planned() + " planned requests completed, " + r.failed()
                 + " failed, " + r.timedOut() + " timed out" + (r.firstFailure().isEmpty() ? ""
                 : " (" + r.firstFailure() + ")");

@@ -106,6 +106,11 @@ final class ServerProcess implements AutoCloseable {
         }
     }
 
+    /** The server JVM's process id, for a profiler to attach to. */
+    long pid() {
+        return process.pid();
+    }
+
     int port() {
         return port;
     }

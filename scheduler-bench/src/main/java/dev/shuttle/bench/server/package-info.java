@@ -6,6 +6,8 @@
  * {@link dev.shuttle.bench.server.LoadGenerator} loads it from the parent JVM on 127.0.0.1;
  * {@link dev.shuttle.bench.server.ServerBench} runs the phases, {@link dev.shuttle.bench.server.RoundSummary} gathers
  * the rounds of a multi-round run by table cell and {@link dev.shuttle.bench.server.ServerReport} writes the tables.
+ * {@link dev.shuttle.bench.server.SteadyLoad} holds one server on one scheduler at one rate, with the same phases and
+ * readings as a step, for a profiler to attach to the server's process.
  *
  * <ul>
  *   <li>Ownership: each generator connection is owned by one platform thread; its counters and histogram are read
