@@ -21,8 +21,9 @@ import org.HdrHistogram.Histogram;
  * for a lock endpoint and, on Shuttle, its scheduler's counters per request.
  *
  * <pre>
- * java -cp scheduler-bench/target/benchmarks.jar dev.shuttle.bench.server.SteadyLoad --server jdk \
- *     --scheduler shuttle --endpoint /lock/spinbit --rate 15700 --pid-file /tmp/server.pid \
+ * java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
+ *     dev.shuttle.bench.server.SteadyLoad --server jdk --scheduler shuttle --endpoint /lock/spinbit --rate 14800 \
+ *     --pid-file /tmp/server.pid \
  *     --server-arg -XX:+UnlockDiagnosticVMOptions --server-arg -XX:+DumpPerfMapAtExit \
  *     --server-arg -XX:+PreserveFramePointer &amp;
  * while [ ! -s /tmp/server.pid ]; do sleep 0.2; done
