@@ -22,6 +22,12 @@ class ServerReportTest {
         return run(1, e, scheduler, load, completed, latencyMicros, serverCpuNanos, failed, timedOut);
     }
 
+    /** The runs as one benchmark's results on Helidon, both schedulers: {@code rounds} rounds at {@code loads}. */
+    private static ServerBench.Results helidonResults(List<ServerBench.Run> runs, double[] loads, int rounds) {
+        return new ServerBench.Results(new ServerBench.Settings("test", 1, 1, 1, loads, 4, 1, rounds), runs,
+                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
+    }
+
     /** A run of one second: {@code completed} is also its rate, and every request took {@code latencyMicros}. */
     static ServerBench.Run run(int round, Endpoint e, String scheduler, double load, long completed,
             long latencyMicros, long serverCpuNanos, long failed, long timedOut) {
@@ -58,9 +64,7 @@ class ServerReportTest {
         runs.add(run(Endpoint.HELLO, "shuttle", 0, 900, 500, 80_000_000));
         runs.add(run(Endpoint.HELLO, "jdk", 0.5, 500, 200, 50_000_000));
         runs.add(run(Endpoint.HELLO, "shuttle", 0.5, 500, 300, 40_000_000));
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 1);
-        ServerBench.Results results = new ServerBench.Results(settings, runs,
-                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
+        ServerBench.Results results = helidonResults(runs, new double[] {0.5}, 1);
         String md = ServerReport.markdown(results, "cmd", "plots");
         assertTrue(md.contains("| /hello | 1,000 | 900 | 0.90x |"), md);
         assertTrue(md.contains("| 0.89x | 0, 0 / 0, 0 |\n"), "no failures in the maximum's row: " + md);
@@ -89,9 +93,7 @@ class ServerReportTest {
         runs.add(run(Endpoint.FILE, "shuttle", 0.5, 500, 200, 50_000_000, 0, 4));
         runs.add(run(Endpoint.FILE, "jdk", 0.75, 500, 200, 50_000_000, 0, 7));
         runs.add(run(Endpoint.FILE, "shuttle", 0.75, 500, 200, 50_000_000, 0, 6));
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5, 0.75}, 4, 1, 1);
-        String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
-                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
+        String md = ServerReport.markdown(helidonResults(runs, new double[] {0.5, 0.75}, 1), "cmd", null);
         assertTrue(md.contains("| 500/503 / 500/504 | 1, 2 / 0, 4 |\n"), md);
         assertTrue(md.contains("| 500/507 / 500/506 | 0, 7 / 0, 6 |\n"), md);
         String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
@@ -119,9 +121,7 @@ class ServerReportTest {
                         timedOut[round - 1][side]));
             }
         }
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 3);
-        ServerBench.Results results = new ServerBench.Results(settings, runs,
-                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
+        ServerBench.Results results = helidonResults(runs, new double[] {0.5}, 3);
         String md = ServerReport.markdown(results, "cmd", null);
         assertTrue(md.contains("3 rounds, the order of the schedulers alternating, every round's open-loop rates"
                 + " from the JDK default's maxima in round 1"), md);
@@ -163,9 +163,7 @@ class ServerReportTest {
                 runs.add(run(round, Endpoint.HELLO, "shuttle", load, 500, 200, 50_000_000, 0, 0));
             }
         }
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 3);
-        String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
-                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
+        String md = ServerReport.markdown(helidonResults(runs, new double[] {0.5}, 3), "cmd", null);
         String heading = "\n#### Helidon SE: lock wait and hold inside the handler\n\n";
         assertTrue(md.indexOf(heading) > md.indexOf("#### Helidon SE: where Shuttle loses"), md);
         assertTrue(md.endsWith(heading
@@ -209,9 +207,7 @@ class ServerReportTest {
                 runs.add(run(round, Endpoint.SLEEP, "shuttle", load, 500, 200, 50_000_000, 0, 0));
             }
         }
-        ServerBench.Settings settings = new ServerBench.Settings("test", 1, 1, 1, new double[] {0.5}, 4, 1, 3);
-        String md = ServerReport.markdown(new ServerBench.Results(settings, runs,
-                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A"))), "cmd", null);
+        String md = ServerReport.markdown(helidonResults(runs, new double[] {0.5}, 3), "cmd", null);
         String heading = "\n#### Helidon SE: what Shuttle's scheduler did\n\n";
         assertTrue(md.indexOf(heading) > md.indexOf("#### Helidon SE: where Shuttle loses"), md);
         assertTrue(md.endsWith(heading
