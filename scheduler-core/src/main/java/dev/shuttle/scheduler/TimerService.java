@@ -25,7 +25,9 @@ import java.util.function.Consumer;
  * <p>Firing. A carrier fires its own expired timers before picking a task; a carrier out of work fires expired
  * timers of any carrier (stealing, exactly as it steals tasks), so a carrier busy in one long virtual thread does
  * not delay its timers. Heap locks are only tried, never waited for; a timer's state CAS makes it fire once.
- * Timer actions unpark virtual threads, which then queue on the firing carrier like any other wake-up.
+ * Timer actions unpark virtual threads, which then queue on the firing carrier like any other wake-up. A cancelled
+ * timer stays in its heap until it reaches the top or the cancelled pass a quarter of the heap; the owner drops them
+ * then, whether or not anything is due.
  */
 final class TimerService {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
@@ -150,15 +152,45 @@ final class TimerService {
         return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && watch.awakeBy(d, onCarrier, selfFiring);
     }
 
-    /** Owner: fires this carrier's expired timers, if any; cheap when none is due or the run queue is nearly full. */
+    /**
+     * Owner, every scheduling round: fires this carrier's expired timers, if any, or else drops its cancelled ones
+     * when they outnumber a quarter of its heap; cheap when neither is needed or the run queue is nearly full.
+     */
     int fireOwn(Processor self) {
-        long due = self.timers.earliestDeadline();
-        int room;
-        if (due == TimerHeap.NONE || (room = room(self)) < OWN_FIRE_MIN_ROOM) {
+        TimerHeap heap = self.timers;
+        long due = heap.earliestDeadline();
+        if (due == TimerHeap.NONE) {
+            // Nothing published and an empty inbox: no cancelled timer to drop either.
             return 0;
         }
-        long now = System.nanoTime();
-        return due - now <= 0 ? fire(self, self.timers, now, room, due) : 0;
+        int room = room(self);
+        if (room >= OWN_FIRE_MIN_ROOM) {
+            long now = System.nanoTime();
+            if (due - now <= 0) {
+                return fire(self, heap, now, room, due);
+            }
+        }
+        if (heap.isZombieHeavy()) {
+            dropCancelled(self, heap);
+        }
+        return 0;
+    }
+
+    /**
+     * Go's {@code timers.check} cleans a P's heap of deleted timers when they pass a quarter of it even when nothing is
+     * due. Firing cleans only when something is due, so without this a carrier whose threads' timeouts end early (a
+     * timed wait answered, a socket read that got its bytes) keeps each cancelled timer, and the thread its action
+     * would wake, until the deadline: rate times timeout of them, or for ever for timers armed and cancelled from
+     * other threads, which sit in the inbox.
+     */
+    private void dropCancelled(Processor self, TimerHeap heap) {
+        if (heap.tryLock()) {
+            try {
+                heap.drainInbox();
+            } finally {
+                release(heap, true, self.index);
+            }
+        }
     }
 
     /** Fires expired timers of every carrier whose heap is free; the stealing half of timer service. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.shuttle.timers.Timer;
 import dev.shuttle.timers.TimerHeap;
+import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -120,6 +121,48 @@ class ShuttleTimersTest {
             assertThrows(CancellationException.class, f::get);
             Thread.sleep(150);
             assertEquals(0, runs.get());
+        }
+    }
+
+    /**
+     * A timed wait that ends early leaves its cancelled timer in the heap, and the timer's action references the
+     * thread it would wake. One carrier, so the heap that holds the timers is the one whose rounds must drop them.
+     */
+    @Test
+    void threadsWhoseTimedWaitsEndedEarlyAreNotKeptReachableByTheirTimers() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            int n = 1_000;
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                threads.add(shuttle.ofVirtual().start(() -> {
+                    try {
+                        assertTrue(go.await(1, TimeUnit.HOURS));
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                while (t.getState() != Thread.State.TIMED_WAITING) {
+                    Thread.sleep(1);
+                }
+            }
+            go.countDown();
+            List<WeakReference<Thread>> ended = new ArrayList<>();
+            for (Thread t : threads) {
+                t.join();
+                ended.add(new WeakReference<>(t));
+            }
+            threads.clear();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            long reachable;
+            do {
+                System.gc();
+                Thread.sleep(10);
+                reachable = ended.stream().filter(r -> r.get() != null).count();
+            } while (reachable > 0 && System.nanoTime() - deadline < 0);
+            assertEquals(0, reachable, "ended threads still reachable (their cancelled one-hour timeouts hold them)");
         }
     }
 

@@ -13,10 +13,13 @@ import java.util.function.Predicate;
  * scheduling round (uncontended), an idle carrier takes it to steal expired timers, and a
  * thread that fails simply does something else. The methods marked "lock holder" may only be
  * called between a successful {@link #tryLock()} and {@link #unlock()}. {@link #arm(Timer)},
- * {@link #earliestDeadline()}, {@link #isEmpty()} and {@link Timer#cancel(boolean)} are for
- * any thread at any time. Cancellation is lazy: a cancelled timer stays in the heap as a
- * "zombie" until it reaches the top or the zombies exceed a quarter of the heap, when the
- * heap is rebuilt in O(n) (Go's {@code cleantimers}/{@code adjusttimers} idea).
+ * {@link #earliestDeadline()}, {@link #isEmpty()}, {@link #isZombieHeavy()} and
+ * {@link Timer#cancel(boolean)} are for any thread at any time. Cancellation is lazy: a
+ * cancelled timer stays in the heap as a "zombie" until it reaches the top or the zombies
+ * exceed a quarter of the heap, when the next add, drain or firing rebuilds the heap in O(n)
+ * (Go's {@code cleantimers}/{@code adjusttimers} idea); the owner looks at
+ * {@link #isZombieHeavy()} every round and drains when it says so, as Go's
+ * {@code timers.check} does, so the bound holds when nothing is armed or due.
  *
  * <p><b>Deadlines</b> are {@link System#nanoTime()} values compared as {@code a - b < 0}, so
  * ordering survives {@code nanoTime} wrapping as long as the live deadlines span less than
@@ -55,6 +58,11 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
     private int size;
     /** Timers armed in deadline order, outside the heap arrays; {@code size} does not count them. */
     private final AscendingTimerQueue ascending = new AscendingTimerQueue();
+    /**
+     * {@code size} plus the ascending queue's entries, zombies included, as of the last {@link #publish()}. Written by
+     * the lock holder, read without the lock by {@link #isZombieHeavy()}: a stale value moves a clean-up by a round.
+     */
+    private int entries;
 
     public TimerHeap() {
         this(DEFAULT_CAPACITY);
@@ -123,6 +131,17 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
         return inbox == null && heapEarliest == NONE;
     }
 
+    /**
+     * Any thread, meant for the owner once per scheduling round (Go's {@code timers.check}): whether cancelled timers
+     * outnumber a quarter of the entries, so that {@link #drainInbox()} would drop them. The firing paths clean up
+     * only when a timer is due, and {@link #add} only what the lock holder itself arms; without this look, timeouts
+     * cancelled long before their deadlines, or armed through the inbox, stay reachable, with the threads their actions
+     * wake, until those deadlines come. Approximate: the count of entries is the lock holder's last published one.
+     */
+    public boolean isZombieHeavy() {
+        return zombies > entries / 4;
+    }
+
     // ---------------------------------------------------------------- lock holder
 
     /** Lock holder: inserts {@code t}; a timer that already fired or was cancelled is ignored. */
@@ -130,6 +149,13 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
         assert isLockedField();
         if (t.bind(this)) {
             insert(t);
+            // A thread that arms and cancels timeouts without ever firing one (a timed wait that ends early, again
+            // and again) would otherwise grow the heap by one zombie per arm. Merging first counts the inbox's
+            // zombies out too, so the rebuild leaves the heap clean and is not repeated on the next add.
+            if (zombieHeavy()) {
+                mergeInbox();
+                cleanIfZombieHeavy();
+            }
             publish();
         }
     }
@@ -320,7 +346,7 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
      * timers cannot grow the heap without bound between firings.
      */
     private void cleanIfZombieHeavy() {
-        if (zombies <= (size + ascending.size()) / 4) {
+        if (!zombieHeavy()) {
             return;
         }
         int live = 0;
@@ -349,8 +375,13 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
         }
     }
 
+    private boolean zombieHeavy() {
+        return zombies > (size + ascending.size()) / 4;
+    }
+
     /** Republishes the top's deadline; skips the store when unchanged to keep readers' line shared. */
     private void publish() {
+        entries = size + ascending.size();
         long e = size == 0 ? NONE : deadlines[0];
         if (!ascending.isEmpty() && isEarlier(ascending.firstDeadline(), e)) {
             e = ascending.firstDeadline();

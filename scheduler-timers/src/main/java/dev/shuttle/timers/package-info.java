@@ -33,7 +33,10 @@
  * only while the arming thread records which heap the timer joins; it stops two concurrent
  * arms from both enqueueing the timer. A cancel that wins from ARMED leaves a lazily deleted
  * entry (a zombie) behind and counts it on that heap; the lock holder drops zombies as they
- * reach the top and rebuilds the heap in O(n) once they exceed a quarter of it.
+ * reach the top and rebuilds the heap in O(n) once they exceed a quarter of it, on its next
+ * add, drain or firing. The owner must drain when {@code isZombieHeavy()} says so even if no
+ * timer is due: cancelled timeouts otherwise keep what their actions reference (a woken
+ * thread) reachable until their deadlines.
  *
  * <h2>Races and how each is closed</h2>
  * <ul>

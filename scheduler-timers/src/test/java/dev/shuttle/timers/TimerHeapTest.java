@@ -272,6 +272,71 @@ class TimerHeapTest {
         assertSame(kept, heap.peek());
     }
 
+    /** Go's BenchmarkReset as a caller would write it with our timers: cancel, arm anew, never fire, never drain. */
+    @Test
+    void armingAndCancellingWithoutFiringKeepsTheHeapBounded() {
+        Timer kept = new Timer(() -> { }, 7);
+        heap.add(kept);
+        Timer t = new Timer(() -> { }, 1_000_000);
+        heap.add(t);
+        for (int round = 1; round <= 100_000; round++) {
+            t.cancel(false);
+            t = new Timer(() -> { }, 1_000_000 + round);
+            heap.add(t);
+            assertTrue(heap.size() <= 8, "round " + round + ": zombies pile up, size " + heap.size());
+        }
+        assertSame(kept, heap.peek());
+        assertEquals(2, heap.fireExpired(Long.MAX_VALUE - 1, 10, RETHROW), "the kept and the last armed timer");
+    }
+
+    @Test
+    void addCountsTheInboxsZombiesOutBeforeItRebuilds() {
+        for (int i = 0; i < 1_000; i++) {
+            Timer viaInbox = new Timer(() -> { }, 1_000 + i);
+            heap.arm(viaInbox);
+            viaInbox.cancel(false);
+        }
+        heap.add(new Timer(() -> { }, 5));
+        assertFalse(heap.isZombieHeavy(), "the add merged the inbox and dropped its cancelled timers");
+        assertEquals(1, heap.size());
+    }
+
+    @Test
+    void isZombieHeavyTellsTheOwnerWhenADrainWouldClean() {
+        assertFalse(heap.isZombieHeavy());
+        List<Timer> timers = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            Timer t = new Timer(() -> { }, 1_000 + i);
+            heap.add(t);
+            timers.add(t);
+        }
+        for (int i = 0; i < 25; i++) {
+            timers.get(i).cancel(false);
+        }
+        assertFalse(heap.isZombieHeavy(), "25 of 100 is not more than a quarter");
+        timers.get(25).cancel(false);
+        assertTrue(heap.isZombieHeavy());
+        heap.drainInbox();
+        assertFalse(heap.isZombieHeavy());
+        assertEquals(74, heap.size());
+
+        Timer viaInbox = new Timer(() -> { }, 5_000);
+        heap.unlock();
+        try {
+            heap.arm(viaInbox);
+            viaInbox.cancel(false);
+            for (int i = 26; i < 50; i++) {
+                timers.get(i).cancel(false);
+            }
+            assertTrue(heap.isZombieHeavy(), "a cancel in the inbox counts, and so does any thread's");
+        } finally {
+            assertTrue(heap.tryLock());
+        }
+        heap.drainInbox();
+        assertFalse(heap.isZombieHeavy());
+        assertEquals(50, heap.size());
+    }
+
     @Test
     void earliestDeadlineIsPublishedForArmAddAndFire() {
         assertEquals(TimerHeap.NONE, heap.earliestDeadline());
