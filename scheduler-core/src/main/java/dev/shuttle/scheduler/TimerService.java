@@ -171,7 +171,7 @@ final class TimerService {
             }
         }
         if (heap.isZombieHeavy()) {
-            dropCancelled(self, heap);
+            dropCancelled(heap);
         }
         return 0;
     }
@@ -181,14 +181,15 @@ final class TimerService {
      * due. Firing cleans only when something is due, so without this a carrier whose threads' timeouts end early (a
      * timed wait answered, a socket read that got its bytes) keeps each cancelled timer, and the thread its action
      * would wake, until the deadline: rate times timeout of them, or for ever for timers armed and cancelled from
-     * other threads, which sit in the inbox.
+     * other threads, which sit in the inbox. The release looks for due timers passed over meanwhile and wakes a
+     * carrier for them: with its run queue nearly full this carrier does not fire its own at its next round.
      */
-    private void dropCancelled(Processor self, TimerHeap heap) {
+    private void dropCancelled(TimerHeap heap) {
         if (heap.tryLock()) {
             try {
                 heap.drainInbox();
             } finally {
-                release(heap, true, self.index);
+                release(heap, true);
             }
         }
     }
