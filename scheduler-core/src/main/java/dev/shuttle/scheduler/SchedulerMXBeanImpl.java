@@ -126,6 +126,15 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     }
 
     @Override
+    public long getTimersPending() {
+        long n = 0;
+        for (Processor p : pool.state.processors) {
+            n += p.timers.entries();
+        }
+        return n;
+    }
+
+    @Override
     public int getLiveVirtualThreads() {
         return pool.state.threads.liveCount();
     }

@@ -29,6 +29,7 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
     @Label("Queued Global") long queuedGlobal;
     @Label("Queued Local") long queuedLocal;
     @Label("Live Virtual Threads") int liveVirtualThreads;
+    @Label("Timers Pending") long timersPending;
     @Label("Tasks Run") long tasksRun;
     @Label("Steals") long steals;
     @Label("Parks") long parks;
@@ -70,6 +71,7 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
             e.queuedGlobal = bean.getQueuedTasksGlobal();
             e.queuedLocal = bean.getQueuedTasksLocal();
             e.liveVirtualThreads = bean.getLiveVirtualThreads();
+            e.timersPending = bean.getTimersPending();
             e.tasksRun = d.tasksRun();
             e.steals = d.steals();
             e.parks = d.parks();

@@ -40,6 +40,13 @@ public interface ShuttleSchedulerMXBean {
     /** Virtual threads started on this scheduler and not yet finished. */
     int getLiveVirtualThreads();
 
+    /**
+     * Timers waiting in the carriers' heaps: sleeps, timed waits' timeouts and {@link ShuttleScheduler#schedule}
+     * tasks. Cancelled timers (timed waits that ended early) count until they are dropped, which happens once they
+     * pass a quarter of a heap; timers armed from outside the carriers count once a carrier takes them in.
+     */
+    long getTimersPending();
+
     /** Virtual-thread runs started: each lasts until the thread parks, yields or ends. */
     long getTasksRun();
 

@@ -77,6 +77,44 @@ class ShuttleSchedulerMXBeanTest {
         assertFalse(SERVER.isRegistered(name), "unregistered at close");
     }
 
+    /** One carrier, so every timer is in the heap whose rounds drop the cancelled ones. */
+    @Test
+    void timersPendingCountsSleepsAndFallsWhenTheyEndEarly() throws Exception {
+        ObjectName name = new ObjectName("dev.shuttle:type=ShuttleScheduler,name=timers-pending-test");
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("timers-pending-test").parallelism(1).build()) {
+            ShuttleSchedulerMXBean proxy = JMX.newMXBeanProxy(SERVER, name, ShuttleSchedulerMXBean.class);
+            assertEquals(0, proxy.getTimersPending());
+            Thread[] sleepers = new Thread[100];
+            for (int i = 0; i < sleepers.length; i++) {
+                sleepers[i] = shuttle.ofVirtual().start(() -> {
+                    try {
+                        Thread.sleep(TimeUnit.HOURS.toMillis(1));
+                        throw new AssertionError("slept an hour");
+                    } catch (InterruptedException expected) {
+                        // the early end this test is about
+                    }
+                });
+            }
+            for (Thread t : sleepers) {
+                while (t.getState() != Thread.State.TIMED_WAITING) {
+                    Thread.sleep(1);
+                }
+            }
+            assertEquals(sleepers.length, proxy.getTimersPending());
+            for (Thread t : sleepers) {
+                t.interrupt();
+            }
+            for (Thread t : sleepers) {
+                t.join();
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (proxy.getTimersPending() != 0 && System.nanoTime() - deadline < 0) {
+                Thread.sleep(1);
+            }
+            assertEquals(0, proxy.getTimersPending(), "cancelled timers left in the heap");
+        }
+    }
+
     @Test
     void aDuplicateNameIsRefusedAndLeavesNothingRunning() {
         try (ShuttleScheduler first = ShuttleScheduler.builder().name("duplicate-test").parallelism(1).build()) {

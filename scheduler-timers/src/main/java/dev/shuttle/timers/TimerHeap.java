@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  * scheduling round (uncontended), an idle carrier takes it to steal expired timers, and a
  * thread that fails simply does something else. The methods marked "lock holder" may only be
  * called between a successful {@link #tryLock()} and {@link #unlock()}. {@link #arm(Timer)},
- * {@link #earliestDeadline()}, {@link #isEmpty()}, {@link #isZombieHeavy()} and
+ * {@link #earliestDeadline()}, {@link #isEmpty()}, {@link #isZombieHeavy()}, {@link #entries()} and
  * {@link Timer#cancel(boolean)} are for any thread at any time. Cancellation is lazy: a
  * cancelled timer stays in the heap as a "zombie" until it reaches the top or the zombies
  * exceed a quarter of the heap, when the next add, drain or firing rebuilds the heap in O(n)
@@ -140,6 +140,14 @@ public final class TimerHeap extends TimerHeapPadAfterInbox {
      */
     public boolean isZombieHeavy() {
         return zombies > entries / 4;
+    }
+
+    /**
+     * Any thread, approximate: the timers in the heap as its lock holder last published them, cancelled ones not yet
+     * dropped included; timers still in the inbox are not counted until a drain takes them in.
+     */
+    public int entries() {
+        return entries;
     }
 
     // ---------------------------------------------------------------- lock holder
