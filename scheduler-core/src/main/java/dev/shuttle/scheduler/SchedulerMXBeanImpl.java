@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToLongFunction;
 import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
 import javax.management.MalformedObjectNameException;
@@ -118,18 +119,19 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public long getQueuedTasksLocal() {
-        long n = 0;
-        for (Processor p : pool.state.processors) {
-            n += p.runQueue.size();
-        }
-        return n;
+        return sumOverProcessors(p -> p.runQueue.size());
     }
 
     @Override
     public long getTimersPending() {
+        return sumOverProcessors(p -> p.timers.entries());
+    }
+
+    /** A gauge summed over the current processors, each read once, racing with their holders. */
+    private long sumOverProcessors(ToLongFunction<Processor> gauge) {
         long n = 0;
         for (Processor p : pool.state.processors) {
-            n += p.timers.entries();
+            n += gauge.applyAsLong(p);
         }
         return n;
     }
