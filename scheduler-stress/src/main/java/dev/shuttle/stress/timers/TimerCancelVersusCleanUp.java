@@ -42,7 +42,7 @@ public class TimerCancelVersusCleanUp {
     public TimerCancelVersusCleanUp() {
         Timer dead = new Timer(() -> fired |= 8, 40);
         Timer deadInInbox = new Timer(() -> fired |= 8, 50);
-        heap.tryLock();
+        lock();
         heap.add(live);
         heap.add(victim);
         heap.add(dead);
@@ -59,7 +59,7 @@ public class TimerCancelVersusCleanUp {
 
     @Actor
     public void add() {
-        heap.tryLock();
+        lock();
         try {
             heap.add(added);
         } finally {
@@ -69,7 +69,7 @@ public class TimerCancelVersusCleanUp {
 
     @Arbiter
     public void check(II_Result r) {
-        heap.tryLock();
+        lock();
         try {
             heap.fireExpired(Long.MAX_VALUE - 1, 10, e -> { throw new AssertionError(e); });
             heap.drainInbox();
@@ -77,6 +77,13 @@ public class TimerCancelVersusCleanUp {
             r.r2 = heap.isZombieHeavy() ? 1 : 0;
         } finally {
             heap.unlock();
+        }
+    }
+
+    /** Only one of the constructor, the adding actor and the arbiter holds the lock at a time; a failed try is a bug. */
+    private void lock() {
+        if (!heap.tryLock()) {
+            throw new IllegalStateException("the heap's lock is held by nobody else in this test");
         }
     }
 }
