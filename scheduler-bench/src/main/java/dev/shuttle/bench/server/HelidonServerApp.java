@@ -26,6 +26,7 @@ public final class HelidonServerApp {
         HttpRouting.Builder routing = HttpRouting.builder();
         for (Endpoint e : Endpoint.values()) {
             routing.get(e.path(), (req, res) -> {
+                res.header(ServerHandlers.HANDLED_AT, Long.toString(System.nanoTime()));
                 String body;
                 try {
                     body = handlers.answer(e);

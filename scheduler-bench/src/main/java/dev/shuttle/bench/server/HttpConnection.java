@@ -22,12 +22,18 @@ import java.util.concurrent.TimeUnit;
  * trickles its bytes: a read timeout alone bounds each read, not the response.
  */
 final class HttpConnection implements Closeable {
+    private static final String HANDLED_AT_PREFIX = ServerHandlers.HANDLED_AT + ":";
+
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
     private final int timeoutMillis;
     /** {@link System#nanoTime} by which the exchange under way must have read its whole response. */
     private long deadline;
+    private long handledAt = NOT_HANDLED;
+
+    /** What {@link #handledAt} returns when the last response carried no {@link ServerHandlers#HANDLED_AT}. */
+    static final long NOT_HANDLED = Long.MIN_VALUE;
 
     /**
      * Connects to 127.0.0.1:{@code port} within {@code timeoutMillis}; a {@link #get} must be answered within as long.
@@ -79,14 +85,26 @@ final class HttpConnection implements Closeable {
         return body.toString(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * The {@link ServerHandlers#HANDLED_AT} of the last response read whole, or {@link #NOT_HANDLED} if it had none or
+     * the last exchange failed.
+     */
+    long handledAt() {
+        return handledAt;
+    }
+
     private int readResponse(ByteArrayOutputStream body) throws IOException {
+        handledAt = NOT_HANDLED;
         String statusLine = readLine();
         int status = Integer.parseInt(statusLine.substring(9, 12));
         long length = 0;
+        long handled = NOT_HANDLED;
         String line;
         while (!(line = readLine()).isEmpty()) {
             if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
                 length = Long.parseLong(line.substring(15).strip());
+            } else if (line.regionMatches(true, 0, HANDLED_AT_PREFIX, 0, HANDLED_AT_PREFIX.length())) {
+                handled = Long.parseLong(line.substring(HANDLED_AT_PREFIX.length()).strip());
             }
         }
         for (long i = 0; i < length; i++) {
@@ -98,6 +116,7 @@ final class HttpConnection implements Closeable {
                 body.write(b);
             }
         }
+        handledAt = handled;
         return status;
     }
 

@@ -39,6 +39,7 @@ public final class JdkServerApp {
     }
 
     private static void handle(ServerHandlers handlers, Endpoint endpoint, HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().add(ServerHandlers.HANDLED_AT, Long.toString(System.nanoTime()));
         String body;
         try {
             body = handlers.answer(endpoint);

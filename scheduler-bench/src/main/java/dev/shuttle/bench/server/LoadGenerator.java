@@ -37,10 +37,13 @@ final class LoadGenerator {
     /**
      * What one run measured; {@code latency} in nanoseconds, one value for every request sent, whether it completed
      * (status 200), {@code failed} or {@code timedOut}. {@code firstFailure} describes one request that failed or
-     * timed out, empty when none did.
+     * timed out, empty when none did. {@code slowest} splits the latency of the slowest answered requests,
+     * {@code slowestServed} the service time of those slowest from their send (open loop only: both hold no requests
+     * after a closed loop).
      */
     record Result(long planned, long completed, long failed, long timedOut, long nanos, Histogram latency,
-            long generatorCpuNanos, String firstFailure) {
+            long generatorCpuNanos, String firstFailure, SlowestRequests.Split slowest,
+            SlowestRequests.Split slowestServed) {
         double completedPerSecond() {
             return completed * 1e9 / nanos;
         }
@@ -85,8 +88,12 @@ final class LoadGenerator {
         long end = start + durationNanos;
         List<Sender> senders = new ArrayList<>();
         for (int k = 0; k < connections; k++) {
-            Sender s = new Sender(endpoint, rate == 0 ? -1 : (long) (k * 1e9 / rate),
-                    rate == 0 ? 0 : (long) (connections * 1e9 / rate), start, end);
+            long offset = rate == 0 ? -1 : (long) (k * 1e9 / rate);
+            long period = rate == 0 ? 0 : (long) (connections * 1e9 / rate);
+            // An open-loop sender sends once per period from its offset until the end, no more.
+            int capacity = rate == 0 ? 0 : (int) Math.min(Integer.MAX_VALUE - 8,
+                    Math.ceilDiv(Math.max(0, durationNanos - offset), Math.max(1, period)));
+            Sender s = new Sender(endpoint, offset, period, start, end, new SlowestRequests.Recorder(capacity));
             s.thread = Thread.ofPlatform().name("load-" + k).daemon().start(s);
             senders.add(s);
         }
@@ -103,7 +110,9 @@ final class LoadGenerator {
         long failed = 0;
         long timedOut = 0;
         String firstFailure = "";
+        List<SlowestRequests.Recorder> recorders = new ArrayList<>();
         for (Sender s : senders) {
+            recorders.add(s.recorder);
             s.thread.join();
             all.add(s.latency);
             planned += s.planned;
@@ -117,11 +126,13 @@ final class LoadGenerator {
         long wall = Math.max(1, Math.min(System.nanoTime(), hardEnd) - start);
         long measured = rate == 0 ? durationNanos : Math.max(durationNanos, wall);
         return new Result(planned, completed, failed, timedOut, measured, all, ProcessCpu.nanos() - cpu0,
-                firstFailure);
+                firstFailure, SlowestRequests.of(recorders, SlowestRequests.From.INTENDED_START),
+                SlowestRequests.of(recorders, SlowestRequests.From.SEND));
     }
 
     private final class Sender implements Runnable {
         final Histogram latency = new Histogram(3);
+        final SlowestRequests.Recorder recorder;
         final byte[] request;
         final long offset;
         final long period;
@@ -133,15 +144,19 @@ final class LoadGenerator {
         long timedOut;
         String firstFailure;
         Thread thread;
+        /** When this sender's last request ended (answered, failed or timed out); the run's start before it has. */
+        private long lastReceived;
         private volatile HttpConnection connection;
         private volatile boolean aborted;
 
-        Sender(Endpoint endpoint, long offset, long period, long start, long end) {
+        Sender(Endpoint endpoint, long offset, long period, long start, long end, SlowestRequests.Recorder recorder) {
+            this.recorder = recorder;
             this.request = HttpConnection.request(endpoint.path());
             this.offset = offset;
             this.period = period;
             this.start = start;
             this.end = end;
+            this.lastReceived = start;
         }
 
         @Override
@@ -187,10 +202,15 @@ final class LoadGenerator {
                         return;
                     }
                 }
+                long previous = lastReceived;
+                long sent = System.nanoTime();
                 int status = c.exchange(request, deadline);
-                recordLatency(intended);
+                long received = recordLatency(intended);
                 if (status == 200) {
                     completed++;
+                    if (c.handledAt() != HttpConnection.NOT_HANDLED) {
+                        recorder.record(intended, previous, sent, c.handledAt(), received);
+                    }
                 } else {
                     failed++;
                     noteFailure("status " + status);
@@ -211,8 +231,12 @@ final class LoadGenerator {
             }
         }
 
-        private void recordLatency(long intended) {
-            latency.recordValue(Math.max(0, System.nanoTime() - intended));
+        /** Returns the {@link System#nanoTime} it took as the request's end, which frees the connection. */
+        private long recordLatency(long intended) {
+            long now = System.nanoTime();
+            latency.recordValue(Math.max(0, now - intended));
+            lastReceived = now;
+            return now;
         }
 
         private void noteFailure(String what) {

@@ -43,6 +43,12 @@ final class ServerHandlers {
      */
     static final String SCHEDULER = "/scheduler";
     static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER);
+    /**
+     * Response header of every endpoint: {@link System#nanoTime} when the handler was entered, so the generator can
+     * split a request's latency at the handler ({@link SlowestRequests}). Both processes read the same clock: on Linux
+     * {@code System.nanoTime} is {@code CLOCK_MONOTONIC}, one clock for the whole machine.
+     */
+    static final String HANDLED_AT = "X-Handled-At";
     /** The agent names the scheduler it installs {@code default}. */
     private static final ObjectName DEFAULT_SCHEDULER = objectName("dev.shuttle:type=ShuttleScheduler,name=default");
 

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleFunction;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import java.util.stream.DoubleStream;
@@ -23,6 +24,9 @@ public final class ServerReport {
     private static final List<ToLongFunction<LockTimes.Distribution>> WAIT_PERCENTILES = List.of(
             LockTimes.Distribution::p50, LockTimes.Distribution::p90, LockTimes.Distribution::p99,
             LockTimes.Distribution::p999);
+    private static final List<ToDoubleFunction<SlowestRequests.Split>> SPLIT_PARTS = List.of(
+            SlowestRequests.Split::latency, SlowestRequests.Split::behindPrevious, SlowestRequests.Split::waitingToSend,
+            SlowestRequests.Split::toHandler, SlowestRequests.Split::back);
     private static final List<ToLongFunction<LockTimes.Distribution>> HOLD_PERCENTILES = List.of(
             LockTimes.Distribution::p50, LockTimes.Distribution::p99);
 
@@ -204,6 +208,7 @@ public final class ServerReport {
                             + " and in how many rounds Shuttle's run was worse than the JDK default's:\n\n");
             losses.forEach(l -> md.append(l).append('\n'));
         }
+        slowestTable(md, results, summary, f);
         lockTable(md, results, summary, f);
         activityTable(md, results, summary, f);
         if (plotDir != null) {
@@ -216,6 +221,62 @@ public final class ServerReport {
                         .append('/').append(plotFile(f, e)).append(")\n\n");
             }
         }
+    }
+
+    /**
+     * Where the slowest requests of each load step spent their time ({@link SlowestRequests}); nothing if no step
+     * carries the split.
+     */
+    private static void slowestTable(StringBuilder md, ServerBench.Results results, RoundSummary summary,
+            Framework f) {
+        StringBuilder rows = new StringBuilder();
+        for (Endpoint e : Endpoint.values()) {
+            for (double load : results.settings().loads()) {
+                Optional<RoundSummary.Cell> found = summary.cell(f, e, load);
+                if (found.isEmpty() || !carriesSplit(found.get())) {
+                    continue;
+                }
+                RoundSummary.Cell cell = found.get();
+                splitRow(rows, e, load, "latency", cell, r -> r.result().slowest());
+                splitRow(rows, e, load, "service", cell, r -> r.result().slowestServed());
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        md.append("\n#### ").append(shortTitle(f)).append(": where the slowest ")
+                .append(fmtPercentile(SlowestRequests.TAIL * 100)).append(" % of requests spent their time\n\n");
+        md.append("The answered requests at or above each run's ").append(fmtPercentile(100 - SlowestRequests.TAIL * 100))
+                .append("th percentile, their mean latency from the intended start cut into four parts that add up")
+                .append(" to it: behind the previous answer (the connection's previous answer came after this")
+                .append(" request's intended start: the queueing an open-loop generator counts); waiting to send (from")
+                .append(" then, or from the intended start, until the generator wrote the request: its thread woke late")
+                .append(" or waited for a processor, which generator and server share);")
+                .append(" to the handler (from that write until the server's handler was entered: the server noticing")
+                .append(" the bytes, the request's thread waiting to run, the framework parsing it); back (from the")
+                .append(" handler's entry until the generator had read the answer: the handler's work, the write, the")
+                .append(" generator's thread waking to read). The handler's entry is sent back in a response header;")
+                .append(" both processes read the machine's one monotonic clock. Time behind the previous answer was")
+                .append(" spent in that answer's own parts, so each step has a second row: the slowest service times")
+                .append(" (from the send to the answer read, the last two parts), the requests that made the others")
+                .append(" wait. In ms, JDK default / Shuttle (Shuttle/JDK).\n\n");
+        md.append("| endpoint | load | slowest by | mean ms | behind the previous answer ms | waiting to send ms |")
+                .append(" to the handler ms | back ms |\n|---|---:|---|---|---|---|---|---|\n");
+        md.append(rows);
+    }
+
+    private static void splitRow(StringBuilder rows, Endpoint e, double load, String by, RoundSummary.Cell cell,
+            Function<ServerBench.Run, SlowestRequests.Split> split) {
+        rows.append("| ").append(e.path()).append(" | ").append(percent(load)).append(" | ").append(by);
+        for (ToDoubleFunction<SlowestRequests.Split> part : SPLIT_PARTS) {
+            rows.append(" | ").append(pair(cell.compare(r -> part.applyAsDouble(split.apply(r)) / 1e6, false)));
+        }
+        rows.append(" |\n");
+    }
+
+    private static boolean carriesSplit(RoundSummary.Cell cell) {
+        return Stream.concat(cell.jdk().stream(), cell.shuttle().stream())
+                .allMatch(r -> r.result().slowest().requests() > 0 && r.result().slowestServed().requests() > 0);
     }
 
     /**

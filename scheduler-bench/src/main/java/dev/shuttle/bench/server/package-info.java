@@ -30,6 +30,12 @@
  *       park again. The parent reads the JVM-wide scheduler's MXBean counters through {@code /scheduler} before and
  *       after each run, outside the {@code /cpu} readings, and keeps their growth
  *       ({@link dev.shuttle.bench.server.SchedulerActivity}); the JDK default has none to read.</li>
+ *   <li>Where a slow request's time goes: every endpoint's handler answers the {@code System.nanoTime} of its entry
+ *       in a header ({@code ServerHandlers.HANDLED_AT}); both processes read the machine's one monotonic clock. Each
+ *       generator thread keeps, per answered request, its intended start, its connection's previous answer, its send,
+ *       that handler time and its answer, in arrays sized before the run ({@link
+ *       dev.shuttle.bench.server.SlowestRequests}), so recording allocates nothing under load; the driver reads them
+ *       after {@code join} and reports the slowest 1 % by latency and by service time, cut into parts.</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same

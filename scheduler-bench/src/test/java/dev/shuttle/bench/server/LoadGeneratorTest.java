@@ -30,6 +30,26 @@ class LoadGeneratorTest {
     }
 
     /**
+     * The same stall, inside the handler, on one connection: the slowest request (the 1 % of 100) spent it between the
+     * handler's entry and its answer, not on the way to the server.
+     */
+    @Test
+    void placesAStallInTheHandlerAfterTheHandlersEntryAndTheNextRequestBehindIt() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK)) {
+            LoadGenerator.Result r = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))
+                    .openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
+            SlowestRequests.Split slow = r.slowest();
+            long stall = TimeUnit.MILLISECONDS.toNanos(300);
+            assertTrue(slow.requests() >= 1, slow.toString());
+            assertTrue(slow.back() >= stall / slow.requests(), slow.toString());
+            assertTrue(slow.back() + slow.behindPrevious() > 10 * (slow.toHandler() + slow.waitingToSend()),
+                    slow.toString());
+            assertTrue(slow.behindPrevious() >= 0 && slow.waitingToSend() >= 0 && slow.toHandler() >= 0,
+                    "each part ends after the one before it begins: " + slow);
+        }
+    }
+
+    /**
      * One request in ten stalls for far past the timeout and another gets a 500, on one connection at 50 per second:
      * exactly those count, each with its latency, and the connection is replaced so the other 40 still complete.
      */

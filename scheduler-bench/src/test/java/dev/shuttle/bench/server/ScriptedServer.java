@@ -13,7 +13,8 @@ import java.util.function.IntFunction;
 
 /**
  * A JDK {@code HttpServer} on 127.0.0.1 that answers {@code /hello} as a script says for each request, by the order
- * it arrived in (from 0), {@code /cpu} with 0, as the benchmark's control connection expects, and {@code /locks} and
+ * it arrived in (from 0), with the time its handler was entered as the real servers do ({@link
+ * ServerHandlers#HANDLED_AT}), {@code /cpu} with 0, as the benchmark's control connection expects, and {@code /locks} and
  * {@code /scheduler} as scripts of their own say for each call, by its order.
  */
 final class ScriptedServer implements AutoCloseable {
@@ -50,6 +51,7 @@ final class ScriptedServer implements AutoCloseable {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Endpoint.HELLO.path(), exchange -> {
+            exchange.getResponseHeaders().add(ServerHandlers.HANDLED_AT, Long.toString(System.nanoTime()));
             Answer answer = script.apply(arrivals.getAndIncrement());
             try {
                 Thread.sleep(answer.stallMillis());

@@ -53,7 +53,11 @@ class ServerAppsTest {
                 HttpConnection client = new HttpConnection(server.port(), 10_000)) {
             assertEquals(scheduler, client.get(ServerHandlers.INFO), server.commandLine());
             for (Endpoint e : Endpoint.values()) {
+                long sent = System.nanoTime();
                 assertEquals(BODIES.get(e), client.get(e.path()), e.path() + " on " + server.commandLine());
+                long handled = client.handledAt();
+                assertTrue(handled - sent >= 0 && System.nanoTime() - handled >= 0,
+                        e.path() + " handled at " + handled + ", not between its send and its answer");
             }
             assertEquals(scheduler, client.get(ServerHandlers.INFO), "after the endpoints: " + server.commandLine());
             Map<Endpoint, LockTimes> locks = LockTimes.parse(client.get(ServerHandlers.LOCKS));

@@ -40,7 +40,8 @@ class ServerBenchTest {
             throws IOException, InterruptedException {
         return ServerBench.measure(control, PASS, endpoint, 0.5, 100, () -> {
             duringLoad.run();
-            return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, "");
+            return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, "",
+                    new SlowestRequests.Split(0, 0, 0, 0, 0, 0), new SlowestRequests.Split(0, 0, 0, 0, 0, 0));
         });
     }
 

@@ -28,14 +28,21 @@ class ServerReportTest {
                 Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
     }
 
-    /** A run of one second: {@code completed} is also its rate, and every request took {@code latencyMicros}. */
+    /**
+     * A run of one second: {@code completed} is also its rate, and every request took {@code latencyMicros}; the
+     * slowest spent a tenth of it behind the previous answer, 15 % waiting to send, a quarter to the handler and the
+     * rest back.
+     */
     static ServerBench.Run run(int round, Endpoint e, String scheduler, double load, long completed,
             long latencyMicros, long serverCpuNanos, long failed, long timedOut) {
         Histogram h = new Histogram(3);
         h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
         return new ServerBench.Run(round, Framework.HELIDON, e, scheduler, load, load * 1_000,
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
-                        completed * 10_000, ""), serverCpuNanos, Optional.empty(), Optional.empty());
+                        completed * 10_000, "", new SlowestRequests.Split(1, latencyMicros * 1e3,
+                        0.1 * latencyMicros * 1e3, 0.15 * latencyMicros * 1e3, latencyMicros * 1e3 / 4,
+                        latencyMicros * 1e3 / 2), new SlowestRequests.Split(1, 0.5 * latencyMicros * 1e3, 0, 0,
+                        0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3)), serverCpuNanos, Optional.empty(), Optional.empty());
     }
 
     /** A lock endpoint's run whose requests waited as given, in nanoseconds, and held {@code hold}, p99 1 µs more. */
@@ -69,6 +76,11 @@ class ServerReportTest {
         assertTrue(md.contains("| /hello | 1,000 | 900 | 0.90x |"), md);
         assertTrue(md.contains("| 0.89x | 0, 0 / 0, 0 |\n"), "no failures in the maximum's row: " + md);
         assertTrue(md.contains("| /hello | 50% | 500 | 0.200 / 0.300 (1.50x) |"), md);
+        assertTrue(md.contains("| /hello | 50% | latency | 0.200 / 0.300 (1.50x) | 0.0200 / 0.0300 (1.50x)"
+                + " | 0.0300 / 0.0450 (1.50x) | 0.0500 / 0.0750 (1.50x) | 0.100 / 0.150 (1.50x) |\n"),
+                "the slowest requests' split: " + md);
+        assertTrue(md.contains("| /hello | 50% | service | 0.100 / 0.150 (1.50x) | 0.00 / 0.00 (-) | 0.00 / 0.00 (-)"
+                + " | 0.0400 / 0.0600 (1.50x) | 0.0600 / 0.0900 (1.50x) |\n"), md);
         assertTrue(md.contains("### Helidon SE (helidon-webserver 4.5.0)"), md);
         assertFalse(md.contains("com.sun.net.httpserver,"), "a framework that did not run has no section: " + md);
         assertFalse(md.contains("lock wait and hold"), "no lock table without lock times: " + md);

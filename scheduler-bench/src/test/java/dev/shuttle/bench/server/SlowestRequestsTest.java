@@ -1,0 +1,72 @@
+package dev.shuttle.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SlowestRequestsTest {
+    /**
+     * 200 requests of about 1 ms on two recorders, and two slow ones: one that waited 6 ms behind its connection's
+     * previous answer and 3 ms more to be sent, and one 19 ms slow to reach the handler.
+     */
+    private static List<SlowestRequests.Recorder> twoSlowAmong200() {
+        SlowestRequests.Recorder a = new SlowestRequests.Recorder(101);
+        SlowestRequests.Recorder b = new SlowestRequests.Recorder(101);
+        for (int i = 0; i < 100; i++) {
+            a.record(0, -1, 100_000, 500_000, 1_000_000);
+            b.record(0, -1, 100_000, 500_000, 1_000_000 + 10 * i);
+        }
+        a.record(0, 6_000_000, 9_000_000, 9_100_000, 10_000_000);
+        b.record(0, -5, 100_000, 19_000_000, 20_000_000);
+        return List.of(a, b);
+    }
+
+    /** The slowest 1 % are exactly the two slow ones, each cut at the previous answer, the send and the handler. */
+    @Test
+    void splitsTheSlowestOnePercentAtThePreviousAnswerTheSendAndTheHandler() {
+        SlowestRequests.Split slow = SlowestRequests.of(twoSlowAmong200(), SlowestRequests.From.INTENDED_START);
+
+        assertEquals(2, slow.requests());
+        assertEquals(15_000_000, slow.latency(), 1e-6);
+        assertEquals((6_000_000 + 0) / 2.0, slow.behindPrevious(), 1e-6);
+        assertEquals((3_000_000 + 100_000) / 2.0, slow.waitingToSend(), 1e-6);
+        assertEquals((100_000 + 18_900_000) / 2.0, slow.toHandler(), 1e-6);
+        assertEquals((900_000 + 1_000_000) / 2.0, slow.back(), 1e-6);
+        assertEquals(slow.latency(), slow.behindPrevious() + slow.waitingToSend() + slow.toHandler() + slow.back(),
+                1e-6);
+    }
+
+    /**
+     * By service time the request that waited 9 ms before its send counts only from its send (1 ms), and still is
+     * the second slowest served: the slowest 1 % are again those two, with nothing before the send.
+     */
+    @Test
+    void fromTheSendTheSlowestAreTheSlowestServed() {
+        SlowestRequests.Split served = SlowestRequests.of(twoSlowAmong200(), SlowestRequests.From.SEND);
+
+        assertEquals(2, served.requests());
+        assertEquals((1_000_000 + 19_900_000) / 2.0, served.latency(), 1e-6);
+        assertEquals(0, served.behindPrevious(), 1e-6);
+        assertEquals(0, served.waitingToSend(), 1e-6);
+        assertEquals((100_000 + 18_900_000) / 2.0, served.toHandler(), 1e-6);
+        assertEquals((900_000 + 1_000_000) / 2.0, served.back(), 1e-6);
+    }
+
+    @Test
+    void aRecorderKeepsNoMoreThanItWasSizedFor() {
+        SlowestRequests.Recorder r = new SlowestRequests.Recorder(1);
+        r.record(0, 0, 0, 0, 1_000);
+        r.record(0, 0, 0, 0, 5_000);
+
+        SlowestRequests.Split slow = SlowestRequests.of(List.of(r), SlowestRequests.From.INTENDED_START);
+
+        assertEquals(1, slow.requests());
+        assertEquals(1_000, slow.latency(), 1e-6);
+    }
+
+    @Test
+    void nothingRecordedIsAnEmptySplit() {
+        assertEquals(0, SlowestRequests.of(List.of(new SlowestRequests.Recorder(0)), SlowestRequests.From.SEND).requests());
+    }
+}
