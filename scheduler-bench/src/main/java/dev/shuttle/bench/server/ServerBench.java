@@ -89,11 +89,12 @@ public final class ServerBench {
      * ({@code load} NaN) an open-loop run at a rate given outright ({@link SteadyLoad}), in
      * {@code round} (from 1). {@code lockTimes} are the waits for and holds of the lock that the server timed during
      * this run alone, for an endpoint that {@link Endpoint#takesLock}; empty for the others. {@code schedulerActivity}
-     * is what Shuttle's scheduler did during this run; empty on the JDK default.
+     * is what Shuttle's scheduler did during this run; empty on the JDK default. {@code gc} are the server's
+     * garbage-collection pauses during this run.
      */
     public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
             double offeredRate, LoadGenerator.Result result, long serverCpuNanos, Optional<LockTimes> lockTimes,
-            Optional<SchedulerActivity> schedulerActivity) {
+            Optional<SchedulerActivity> schedulerActivity, GcPauses gc) {
         double serverCpuMicrosPerRequest() {
             return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
         }
@@ -285,16 +286,32 @@ public final class ServerBench {
             controlGet(control, ServerHandlers.LOCKS, where);
         }
         Optional<SchedulerActivity> activity0 = readSchedulerActivity(control, where);
+        GcPauses gc0 = readGcPauses(control, where);
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
         LoadGenerator.Result result = loadRun.run();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
+        GcPauses gc;
+        try {
+            gc = readGcPauses(control, where).since(gc0);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
         Optional<SchedulerActivity> activity = activityDuring(activity0, readSchedulerActivity(control, where),
                 where);
         Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
                 : Optional.empty();
         requireAnswers(result, pass.which(), endpoint, phase);
         return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu,
-                lockTimes, activity);
+                lockTimes, activity, gc);
+    }
+
+    private static GcPauses readGcPauses(HttpConnection control, String where) throws IOException {
+        String line = controlGet(control, ServerHandlers.GC, where);
+        try {
+            return GcPauses.parse(line);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
     }
 
     private static Optional<SchedulerActivity> readSchedulerActivity(HttpConnection control, String where)

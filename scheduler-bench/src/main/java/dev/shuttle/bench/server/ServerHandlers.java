@@ -42,7 +42,9 @@ final class ServerHandlers {
      * default: read through JMX as an operator would, so the benchmark sees what they would.
      */
     static final String SCHEDULER = "/scheduler";
-    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER);
+    /** This JVM's garbage collections and their time so far ({@link GcPauses#format}). */
+    static final String GC = "/gc";
+    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER, GC);
     /**
      * Response header of every endpoint: {@link System#nanoTime} when the handler was entered, so the generator can
      * split a request's latency at the handler ({@link SlowestRequests}). Both processes read the same clock: on Linux
@@ -113,6 +115,7 @@ final class ServerHandlers {
             case LOCKS -> LockTimes.format(Map.of(Endpoint.LOCK_REENTRANT, reentrant.interval(),
                     Endpoint.LOCK_SPINBIT, spinBit.interval()));
             case SCHEDULER -> schedulerActivity();
+            case GC -> GcPauses.ofThisJvm().format();
             default -> null;
         };
     }

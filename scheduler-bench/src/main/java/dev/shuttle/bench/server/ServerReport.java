@@ -259,9 +259,12 @@ public final class ServerReport {
                 .append(" both processes read the machine's one monotonic clock. Time behind the previous answer was")
                 .append(" spent in that answer's own parts, so each step has a second row: the slowest service times")
                 .append(" (from the send to the answer read, the last two parts), the requests that made the others")
-                .append(" wait. In ms, JDK default / Shuttle (Shuttle/JDK).\n\n");
+                .append(" wait. Beside them, the server's garbage collections during the step and their summed")
+                .append(" time (the collectors' MXBeans), since a pause stops every request thread at once. In ms,")
+                .append(" JDK default / Shuttle (Shuttle/JDK).\n\n");
         md.append("| endpoint | load | slowest by | mean ms | behind the previous answer ms | waiting to send ms |")
-                .append(" to the handler ms | back ms |\n|---|---:|---|---|---|---|---|---|\n");
+                .append(" to the handler ms | back ms | GC collections | GC ms |\n")
+                .append("|---|---:|---|---|---|---|---|---|---|---|\n");
         md.append(rows);
     }
 
@@ -271,7 +274,9 @@ public final class ServerReport {
         for (ToDoubleFunction<SlowestRequests.Split> part : SPLIT_PARTS) {
             rows.append(" | ").append(pair(cell.compare(r -> part.applyAsDouble(split.apply(r)) / 1e6, false)));
         }
-        rows.append(" |\n");
+        RoundSummary.Comparison collections = cell.compare(r -> r.gc().collections(), false);
+        rows.append(" | ").append(count(collections.jdk())).append(" / ").append(count(collections.shuttle()))
+                .append(" | ").append(pair(cell.compare(r -> r.gc().millis(), false))).append(" |\n");
     }
 
     private static boolean carriesSplit(RoundSummary.Cell cell) {

@@ -35,7 +35,9 @@
  *       generator thread keeps, per answered request, its intended start, its connection's previous answer, its send,
  *       that handler time and its answer, in arrays sized before the run ({@link
  *       dev.shuttle.bench.server.SlowestRequests}), so recording allocates nothing under load; the driver reads them
- *       after {@code join} and reports the slowest 1 % by latency and by service time, cut into parts.</li>
+ *       after {@code join} and reports the slowest 1 % by latency and by service time, cut into parts. Beside them, the
+ *       server's garbage collections during the run ({@link dev.shuttle.bench.server.GcPauses}, read through
+ *       {@code /gc} around each run outside the {@code /cpu} readings), since a pause stops every request thread.</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same

@@ -14,8 +14,9 @@ import java.util.function.IntFunction;
 /**
  * A JDK {@code HttpServer} on 127.0.0.1 that answers {@code /hello} as a script says for each request, by the order
  * it arrived in (from 0), with the time its handler was entered as the real servers do ({@link
- * ServerHandlers#HANDLED_AT}), {@code /cpu} with 0, as the benchmark's control connection expects, and {@code /locks} and
- * {@code /scheduler} as scripts of their own say for each call, by its order.
+ * ServerHandlers#HANDLED_AT}); {@code /cpu} with 0 and {@code /gc} with one more collection of 3 ms at each call, as
+ * the benchmark's control connection expects; and {@code /locks} and {@code /scheduler} as scripts of their own say for each call, by its
+ * order.
  */
 final class ScriptedServer implements AutoCloseable {
     /** What to do with one request: wait {@code stallMillis}, then answer {@code status}. */
@@ -35,6 +36,7 @@ final class ScriptedServer implements AutoCloseable {
     private final AtomicInteger arrivals = new AtomicInteger();
     private final AtomicInteger locksCalls = new AtomicInteger();
     private final AtomicInteger schedulerCalls = new AtomicInteger();
+    private final AtomicInteger gcCalls = new AtomicInteger();
 
     /** A server whose {@code /locks} has no lock times. */
     ScriptedServer(IntFunction<Answer> script) throws IOException {
@@ -61,6 +63,10 @@ final class ScriptedServer implements AutoCloseable {
             respond(exchange, answer.status(), "hello");
         });
         server.createContext(ServerHandlers.CPU, exchange -> respond(exchange, 200, "0"));
+        server.createContext(ServerHandlers.GC, exchange -> {
+            int n = gcCalls.getAndIncrement();
+            respond(exchange, 200, n + " " + 3 * n);
+        });
         server.createContext(ServerHandlers.LOCKS,
                 exchange -> respond(exchange, 200, locks.apply(locksCalls.getAndIncrement())));
         server.createContext(ServerHandlers.SCHEDULER,

@@ -70,6 +70,8 @@ class ServerAppsTest {
             assertEquals(0, LockTimes.parse(client.get(ServerHandlers.LOCKS)).get(Endpoint.LOCK_REENTRANT).waits()
                     .count(), "each call of " + ServerHandlers.LOCKS + " resets the times");
             assertTrue(Long.parseLong(client.get(ServerHandlers.CPU)) > 0);
+            GcPauses gc = GcPauses.parse(client.get(ServerHandlers.GC));
+            assertTrue(gc.collections() >= 0 && gc.millis() >= 0, gc.toString());
             assertEquals("", client.get(ServerHandlers.SLACK), server.commandLine());
             String counters = client.get(ServerHandlers.SCHEDULER);
             if (scheduler.equals(Schedulers.JDK)) {

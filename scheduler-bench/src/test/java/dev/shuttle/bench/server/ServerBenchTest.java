@@ -75,6 +75,7 @@ class ServerBenchTest {
             assertEquals(48, r.completed());
             assertEquals(2, run.round());
             assertEquals(Optional.empty(), run.schedulerActivity(), "no Shuttle scheduler, no activity");
+            assertEquals(new GcPauses(1, 3), run.gc(), "the collections between the step's two readings");
         }
     }
 

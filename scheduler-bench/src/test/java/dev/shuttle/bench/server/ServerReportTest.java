@@ -31,7 +31,7 @@ class ServerReportTest {
     /**
      * A run of one second: {@code completed} is also its rate, and every request took {@code latencyMicros}; the
      * slowest spent a tenth of it behind the previous answer, 15 % waiting to send, a quarter to the handler and the
-     * rest back.
+     * rest back; the server collected garbage 4 times, for a millisecond per 25 µs of that latency.
      */
     static ServerBench.Run run(int round, Endpoint e, String scheduler, double load, long completed,
             long latencyMicros, long serverCpuNanos, long failed, long timedOut) {
@@ -42,7 +42,8 @@ class ServerReportTest {
                         completed * 10_000, "", new SlowestRequests.Split(1, latencyMicros * 1e3,
                         0.1 * latencyMicros * 1e3, 0.15 * latencyMicros * 1e3, latencyMicros * 1e3 / 4,
                         latencyMicros * 1e3 / 2), new SlowestRequests.Split(1, 0.5 * latencyMicros * 1e3, 0, 0,
-                        0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3)), serverCpuNanos, Optional.empty(), Optional.empty());
+                        0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3)), serverCpuNanos, Optional.empty(),
+                Optional.empty(), new GcPauses(4, latencyMicros / 25));
     }
 
     /** A lock endpoint's run whose requests waited as given, in nanoseconds, and held {@code hold}, p99 1 µs more. */
@@ -53,7 +54,7 @@ class ServerReportTest {
                 new LockTimes.Distribution(tookLock, waitP50, waitP90, waitP99, waitP999, waitP999),
                 new LockTimes.Distribution(tookLock, hold, hold, hold + 1_000, hold + 1_000, hold + 1_000));
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
-                r.result(), r.serverCpuNanos(), Optional.of(times), Optional.empty());
+                r.result(), r.serverCpuNanos(), Optional.of(times), Optional.empty(), r.gc());
     }
 
     /** A Shuttle run of {@code /hello} whose scheduler did {@code activity}. */
@@ -61,7 +62,7 @@ class ServerReportTest {
             SchedulerActivity activity) {
         ServerBench.Run r = run(round, Endpoint.HELLO, "shuttle", load, completed, 200, 50_000_000, 0, timedOut);
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
-                r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity));
+                r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity), r.gc());
     }
 
     @Test
@@ -77,10 +78,11 @@ class ServerReportTest {
         assertTrue(md.contains("| 0.89x | 0, 0 / 0, 0 |\n"), "no failures in the maximum's row: " + md);
         assertTrue(md.contains("| /hello | 50% | 500 | 0.200 / 0.300 (1.50x) |"), md);
         assertTrue(md.contains("| /hello | 50% | latency | 0.200 / 0.300 (1.50x) | 0.0200 / 0.0300 (1.50x)"
-                + " | 0.0300 / 0.0450 (1.50x) | 0.0500 / 0.0750 (1.50x) | 0.100 / 0.150 (1.50x) |\n"),
+                + " | 0.0300 / 0.0450 (1.50x) | 0.0500 / 0.0750 (1.50x) | 0.100 / 0.150 (1.50x) | 4 / 4"
+                + " | 8 / 12 (1.50x) |\n"),
                 "the slowest requests' split: " + md);
         assertTrue(md.contains("| /hello | 50% | service | 0.100 / 0.150 (1.50x) | 0.00 / 0.00 (-) | 0.00 / 0.00 (-)"
-                + " | 0.0400 / 0.0600 (1.50x) | 0.0600 / 0.0900 (1.50x) |\n"), md);
+                + " | 0.0400 / 0.0600 (1.50x) | 0.0600 / 0.0900 (1.50x) | 4 / 4 | 8 / 12 (1.50x) |\n"), md);
         assertTrue(md.contains("### Helidon SE (helidon-webserver 4.5.0)"), md);
         assertFalse(md.contains("com.sun.net.httpserver,"), "a framework that did not run has no section: " + md);
         assertFalse(md.contains("lock wait and hold"), "no lock table without lock times: " + md);
