@@ -71,8 +71,10 @@
  *
  * <h2>Fairness</h2>
  * A carrier takes from the global queue before its own every 61st tick (Go's {@code schedtick % 61}), and takes
- * {@code runNext} at most 61 times in a row before the queue gets a turn: a ping-pong pair handing {@code runNext}
- * back and forth would otherwise starve the queue (Go bounds the pair by the time slice it shares).
+ * {@code runNext} at most 3 times in a row before the queue gets a turn (Tokio's {@code MAX_LIFO_POLLS_PER_TICK}): a
+ * ping-pong pair handing {@code runNext} back and forth would otherwise starve the queue, and every thread queued
+ * behind the pair waits for that many of its hand-offs per turn. Go bounds the pair only by the time slice it shares;
+ * 61 in a row, as at first, kept the threads of other pairs waiting 90-120 µs at the p99 (docs/juc.md).
  *
  * <h2>Ownership</h2>
  * <ul>

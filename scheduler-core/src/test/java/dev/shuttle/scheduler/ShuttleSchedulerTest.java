@@ -228,6 +228,56 @@ class ShuttleSchedulerTest {
         }
     }
 
+    /**
+     * Two hand-off pairs on one carrier: each turn wakes the partner into runNext, so a pair would keep the carrier
+     * for as long as runNext is preferred. The other pair's woken thread, displaced to the queue, waits for at most
+     * the limit's runNext picks of the first pair, plus the turn that displaced it and a queue turn taken by the
+     * first pair's own displaced thread ahead of it.
+     */
+    @Test
+    void aThreadQueuedBehindARunNextPairWaitsForAtMostTheLimitOfItsHandOffs() throws Exception {
+        int turns = 2_000;
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            AtomicInteger aTurns = new AtomicInteger();
+            AtomicInteger lastSeen = new AtomicInteger();
+            AtomicInteger maxGap = new AtomicInteger();
+            List<Thread> threads = new ArrayList<>();
+            threads.addAll(handOffPair(shuttle, turns, aTurns::incrementAndGet));
+            threads.addAll(handOffPair(shuttle, turns, () -> {
+                int seen = aTurns.get();
+                maxGap.accumulateAndGet(seen - lastSeen.getAndSet(seen), Math::max);
+            }));
+            // Started from a Shuttle thread, so that every wake-up goes through this carrier's runNext.
+            shuttle.ofVirtual().start(() -> threads.forEach(Thread::start)).join();
+            for (Thread t : threads) {
+                assertTrue(t.join(java.time.Duration.ofSeconds(30)), "a hand-off pair never finished");
+            }
+            assertEquals(2 * turns, aTurns.get());
+            assertTrue(maxGap.get() <= Carrier.RUN_NEXT_LIMIT + 2,
+                    "the other pair waited for " + maxGap.get() + " hand-offs in a row");
+        }
+    }
+
+    /** Two unstarted threads that take {@code turns} turns each, alternately, running {@code onTurn} on each. */
+    private static List<Thread> handOffPair(ShuttleScheduler shuttle, int turns, Runnable onTurn) {
+        AtomicInteger turn = new AtomicInteger();
+        Thread[] pair = new Thread[2];
+        for (int me = 0; me < 2; me++) {
+            int self = me;
+            pair[me] = shuttle.ofVirtual().unstarted(() -> {
+                for (int i = 0; i < turns; i++) {
+                    while (turn.get() != self) {
+                        LockSupport.park();
+                    }
+                    onTurn.run();
+                    turn.set(1 - self);
+                    LockSupport.unpark(pair[1 - self]);
+                }
+            });
+        }
+        return List.of(pair);
+    }
+
     private static void pingPong(int me, AtomicInteger turn, AtomicReference<Thread> other, AtomicBoolean stop,
                                  CountDownLatch started) {
         started.countDown();
