@@ -38,8 +38,8 @@ final class LoadGenerator {
      * What one run measured; {@code latency} in nanoseconds, one value for every request sent, whether it completed
      * (status 200), {@code failed} or {@code timedOut}. {@code firstFailure} describes one request that failed or
      * timed out, empty when none did. {@code slowest} splits the latency of the slowest answered requests,
-     * {@code slowestServed} the service time of those slowest from their send (open loop only: both hold no requests
-     * after a closed loop).
+     * {@code slowestServed} the service time of those slowest from their send (open loop only, up to {@link
+     * SlowestRequests#MAX_REQUESTS} planned: both hold no requests after a closed loop or a longer run).
      */
     record Result(long planned, long completed, long failed, long timedOut, long nanos, Histogram latency,
             long generatorCpuNanos, String firstFailure, SlowestRequests.Split slowest,
@@ -86,13 +86,14 @@ final class LoadGenerator {
         long cpu0 = ProcessCpu.nanos();
         long start = System.nanoTime() + START_DELAY_NANOS;
         long end = start + durationNanos;
+        // Five longs a request: a run longer than the bound (a long SteadyLoad) goes without the split.
+        boolean splits = rate > 0 && rate * durationNanos / 1e9 <= SlowestRequests.MAX_REQUESTS;
         List<Sender> senders = new ArrayList<>();
         for (int k = 0; k < connections; k++) {
             long offset = rate == 0 ? -1 : (long) (k * 1e9 / rate);
             long period = rate == 0 ? 0 : (long) (connections * 1e9 / rate);
             // An open-loop sender sends once per period from its offset until the end, no more.
-            int capacity = rate == 0 ? 0 : (int) Math.min(Integer.MAX_VALUE - 8,
-                    Math.ceilDiv(Math.max(0, durationNanos - offset), Math.max(1, period)));
+            int capacity = !splits ? 0 : (int) Math.ceilDiv(Math.max(0, durationNanos - offset), Math.max(1, period));
             Sender s = new Sender(endpoint, offset, period, start, end, new SlowestRequests.Recorder(capacity));
             s.thread = Thread.ofPlatform().name("load-" + k).daemon().start(s);
             senders.add(s);

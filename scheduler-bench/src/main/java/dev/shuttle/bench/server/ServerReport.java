@@ -246,7 +246,8 @@ public final class ServerReport {
         }
         md.append("\n#### ").append(shortTitle(f)).append(": where the slowest ")
                 .append(fmtPercentile(SlowestRequests.TAIL * 100)).append(" % of requests spent their time\n\n");
-        md.append("The answered requests at or above each run's ").append(fmtPercentile(100 - SlowestRequests.TAIL * 100))
+        md.append("The answered requests at or above each run's ")
+                .append(fmtPercentile(100 - SlowestRequests.TAIL * 100))
                 .append("th percentile, their mean latency from the intended start cut into four parts that add up")
                 .append(" to it: behind the previous answer (the connection's previous answer came after this")
                 .append(" request's intended start: the queueing an open-loop generator counts); waiting to send (from")

@@ -20,14 +20,17 @@ import java.util.List;
  * The parts add up to the latency, so their means over the slowest requests (at or above the run's 99th percentile)
  * say which part a loss in the p99 column comes from. Time behind the previous answer was spent in that answer's
  * own parts; so the same means are also taken over the slowest service times ({@link From#SEND}: from the send to
- * the answer, the last two parts), the requests that made others wait. Only requests answered with the header count, failed and
- * timed-out ones have no handler time; the run's latency histogram still counts those. The two moments come from two
- * processes: {@code System.nanoTime} is {@code CLOCK_MONOTONIC} on Linux, one clock for the machine.
+ * the answer, the last two parts), the requests that made others wait. Only requests answered with the header
+ * count, failed and timed-out ones have no handler time; the run's latency histogram still counts those. The
+ * moments come from two processes: {@code System.nanoTime} is {@code CLOCK_MONOTONIC} on Linux, one clock for the
+ * machine.
  *
  * <p>A {@link Recorder} belongs to one generator thread and fills arrays sized before the run, so recording allocates
  * nothing while the load runs.
  */
 final class SlowestRequests {
+    /** The most requests a run records, 200 MB of moments: a report step holds under 400,000. */
+    static final long MAX_REQUESTS = 5_000_000;
     /** The share of a run's requests, from the slowest, that {@link #of} describes. */
     static final double TAIL = 0.01;
 

@@ -15,8 +15,8 @@ import java.util.function.IntFunction;
  * A JDK {@code HttpServer} on 127.0.0.1 that answers {@code /hello} as a script says for each request, by the order
  * it arrived in (from 0), with the time its handler was entered as the real servers do ({@link
  * ServerHandlers#HANDLED_AT}); {@code /cpu} with 0 and {@code /gc} with one more collection of 3 ms at each call, as
- * the benchmark's control connection expects; and {@code /locks} and {@code /scheduler} as scripts of their own say for each call, by its
- * order.
+ * the benchmark's control connection expects; and {@code /locks} and {@code /scheduler} as scripts of their own say
+ * for each call, by its order.
  */
 final class ScriptedServer implements AutoCloseable {
     /** What to do with one request: wait {@code stallMillis}, then answer {@code status}. */

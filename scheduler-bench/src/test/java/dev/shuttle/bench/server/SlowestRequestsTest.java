@@ -67,6 +67,7 @@ class SlowestRequestsTest {
 
     @Test
     void nothingRecordedIsAnEmptySplit() {
-        assertEquals(0, SlowestRequests.of(List.of(new SlowestRequests.Recorder(0)), SlowestRequests.From.SEND).requests());
+        assertEquals(0, SlowestRequests.of(List.of(new SlowestRequests.Recorder(0)), SlowestRequests.From.SEND)
+                .requests());
     }
 }
