@@ -290,12 +290,7 @@ public final class ServerBench {
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
         LoadGenerator.Result result = loadRun.run();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
-        GcPauses gc;
-        try {
-            gc = readGcPauses(control, where).since(gc0);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
-        }
+        GcPauses gc = gcDuring(gc0, readGcPauses(control, where), where);
         Optional<SchedulerActivity> activity = activityDuring(activity0, readSchedulerActivity(control, where),
                 where);
         Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
@@ -303,6 +298,14 @@ public final class ServerBench {
         requireAnswers(result, pass.which(), endpoint, phase);
         return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu,
                 lockTimes, activity, gc);
+    }
+
+    private static GcPauses gcDuring(GcPauses before, GcPauses after, String where) {
+        try {
+            return after.since(before);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
     }
 
     private static GcPauses readGcPauses(HttpConnection control, String where) throws IOException {
