@@ -27,8 +27,14 @@ import org.HdrHistogram.Histogram;
  * A connection behind its schedule stops sending {@link #GRACE_NANOS} after the run's end, and what it has not sent
  * by then counts as planned, not completed; every request ends within its timeout, so a run ends by
  * {@link #boundNanos}.
+ *
+ * <p>Connections outlive a run: connection k of a run is the one connection k of the run before left open, as a
+ * client that keeps a pool of keep-alive connections does. Opened afresh for each run, the 64 connections' opening
+ * (and the server's start of their threads and end of the old ones) fell in the run's first 500 ms and held half of
+ * its slowest 1 % (docs/server.md), so a step's p99 measured that more than the load. One run at a time; {@link
+ * #close} closes them.
  */
-final class LoadGenerator {
+final class LoadGenerator implements AutoCloseable {
     static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** Time for a sender's thread to see its last request's timeout and end; not waited for I/O. */
     private static final long JOIN_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
@@ -56,6 +62,8 @@ final class LoadGenerator {
 
     private final int port;
     private final int connections;
+    /** By sender: the open connection the last run left, or null. Read and written only by the caller of run. */
+    private final HttpConnection[] kept;
     private final long requestTimeoutNanos;
 
     /** {@code requestTimeoutNanos} at least 1 ms: a socket's timeout is in milliseconds, and 0 would wait forever. */
@@ -66,6 +74,7 @@ final class LoadGenerator {
         this.port = port;
         this.connections = connections;
         this.requestTimeoutNanos = requestTimeoutNanos;
+        this.kept = new HttpConnection[connections];
     }
 
     Result openLoop(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException {
@@ -81,6 +90,22 @@ final class LoadGenerator {
         return START_DELAY_NANOS + durationNanos + GRACE_NANOS + requestTimeoutNanos + JOIN_MARGIN_NANOS;
     }
 
+    /** Closes the connections the last run left open. */
+    @Override
+    public void close() {
+        for (int k = 0; k < connections; k++) {
+            HttpConnection c = kept[k];
+            kept[k] = null;
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (IOException ignored) {
+                    // the generator is done with it either way
+                }
+            }
+        }
+    }
+
     /** {@code rate} 0 means closed loop. */
     private Result run(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException {
         long cpu0 = ProcessCpu.nanos();
@@ -94,7 +119,8 @@ final class LoadGenerator {
             long period = rate == 0 ? 0 : (long) (connections * 1e9 / rate);
             // An open-loop sender sends once per period from its offset until the end, no more.
             int capacity = !splits ? 0 : (int) Math.ceilDiv(Math.max(0, durationNanos - offset), Math.max(1, period));
-            Sender s = new Sender(endpoint, offset, period, start, end, new SlowestRequests.Recorder(capacity));
+            Sender s = new Sender(endpoint, offset, period, start, end, new SlowestRequests.Recorder(capacity),
+                    kept[k]);
             s.thread = Thread.ofPlatform().name("load-" + k).daemon().start(s);
             senders.add(s);
         }
@@ -112,9 +138,12 @@ final class LoadGenerator {
         long timedOut = 0;
         String firstFailure = "";
         List<SlowestRequests.Recorder> recorders = new ArrayList<>();
-        for (Sender s : senders) {
+        for (int k = 0; k < connections; k++) {
+            Sender s = senders.get(k);
             recorders.add(s.recorder);
             s.thread.join();
+            // An aborted sender's connection is closed; a replaced one's is null.
+            kept[k] = s.aborted ? null : s.connection;
             all.add(s.latency);
             planned += s.planned;
             completed += s.completed;
@@ -150,8 +179,10 @@ final class LoadGenerator {
         private volatile HttpConnection connection;
         private volatile boolean aborted;
 
-        Sender(Endpoint endpoint, long offset, long period, long start, long end, SlowestRequests.Recorder recorder) {
+        Sender(Endpoint endpoint, long offset, long period, long start, long end, SlowestRequests.Recorder recorder,
+                HttpConnection connection) {
             this.recorder = recorder;
+            this.connection = connection;
             this.request = HttpConnection.request(endpoint.path());
             this.offset = offset;
             this.period = period;
@@ -181,7 +212,6 @@ final class LoadGenerator {
                 send(intended);
                 intended += period;
             }
-            closeQuietly();
             if (open) {
                 // Requests this connection never got to send before the end still count as planned.
                 for (; intended < end; intended += period) {
@@ -190,7 +220,7 @@ final class LoadGenerator {
             }
         }
 
-        /** One request, on a new connection if the last one broke or timed out. */
+        /** One request, on a new connection if there is none yet or the last one broke or timed out. */
         private void send(long intended) {
             long deadline = System.nanoTime() + requestTimeoutNanos;
             try {

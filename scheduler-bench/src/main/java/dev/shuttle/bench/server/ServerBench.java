@@ -213,11 +213,11 @@ public final class ServerBench {
         String which = pass.which();
         String scheduler = pass.scheduler();
         try (ServerProcess server = ServerProcess.start(pass.framework(), scheduler.equals(Schedulers.SHUTTLE),
-                serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+                serverArgs); HttpConnection control = new HttpConnection(server.port(), 5_000);
+                LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
+                        settings.requestTimeoutNanos())) {
             commands.put(scheduler, server.commandLine());
             requireScheduler(control, scheduler, which + " before its runs", server);
-            LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
-                    settings.requestTimeoutNanos());
             for (Endpoint endpoint : endpoints) {
                 System.err.println("ServerBench: " + which + " of " + settings.rounds() + ", " + endpoint.path());
                 requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");

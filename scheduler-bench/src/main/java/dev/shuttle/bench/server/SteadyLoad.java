@@ -63,10 +63,10 @@ public final class SteadyLoad {
         SchedulerSlack.lowerCurrentThread();
         ServerBench.Pass pass = new ServerBench.Pass(1, o.framework(), o.scheduler());
         try (ServerProcess server = ServerProcess.start(o.framework(), o.scheduler().equals(Schedulers.SHUTTLE),
-                o.serverArgs()); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+                o.serverArgs()); HttpConnection control = new HttpConnection(server.port(), 5_000);
+                LoadGenerator load = new LoadGenerator(server.port(), ServerBench.FULL.connections(),
+                        ServerBench.REQUEST_TIMEOUT_NANOS)) {
             ServerBench.requireScheduler(control, o.scheduler(), pass.which(), server);
-            LoadGenerator load = new LoadGenerator(server.port(), ServerBench.FULL.connections(),
-                    ServerBench.REQUEST_TIMEOUT_NANOS);
             if (o.warmupNanos() > 0) {
                 ServerBench.requireAnswers(load.closedLoop(o.endpoint(), o.warmupNanos()), pass.which(),
                         o.endpoint(), "warm-up");

@@ -18,9 +18,9 @@ class LoadGeneratorTest {
      */
     @Test
     void countsTheQueueingBehindAStallFromEachIntendedStart() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK)) {
-            LoadGenerator.Result r = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))
-                    .openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
+        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK);
+                LoadGenerator load = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))) {
+            LoadGenerator.Result r = load.openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
             assertEquals(0, r.failures(), r.firstFailure());
             assertEquals(100, r.planned());
             assertEquals(r.planned(), r.completed());
@@ -35,9 +35,9 @@ class LoadGeneratorTest {
      */
     @Test
     void placesAStallInTheHandlerAfterTheHandlersEntryAndTheNextRequestBehindIt() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK)) {
-            LoadGenerator.Result r = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))
-                    .openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
+        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK);
+                LoadGenerator load = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))) {
+            LoadGenerator.Result r = load.openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
             SlowestRequests.Split slow = r.slowest();
             long stall = TimeUnit.MILLISECONDS.toNanos(300);
             assertTrue(slow.requests() >= 1, slow.toString());
@@ -59,8 +59,8 @@ class LoadGeneratorTest {
             case 3 -> Answer.stall(1_000);
             case 6 -> Answer.status(500);
             default -> Answer.OK;
-        })) {
-            LoadGenerator load = new LoadGenerator(server.port(), 1, TIMEOUT);
+        });
+                LoadGenerator load = new LoadGenerator(server.port(), 1, TIMEOUT)) {
             long duration = TimeUnit.SECONDS.toNanos(1);
             long start = System.nanoTime();
             LoadGenerator.Result r = load.openLoop(Endpoint.HELLO, 50, duration);
@@ -79,8 +79,8 @@ class LoadGeneratorTest {
     /** A server that answers nothing at all: every request times out, and the run still ends within its bound. */
     @Test
     void aSilentServerTimesOutEveryRequestWithinTheRunsBound() throws Exception {
-        try (ScriptedServer server = new ScriptedServer(n -> Answer.stall(60_000))) {
-            LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT);
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.stall(60_000));
+                LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT)) {
             long duration = TimeUnit.MILLISECONDS.toNanos(300);
             long start = System.nanoTime();
             LoadGenerator.Result r = load.closedLoop(Endpoint.HELLO, duration);
@@ -92,10 +92,40 @@ class LoadGeneratorTest {
         }
     }
 
+    /**
+     * A closed loop, then an open loop, over the same generator: the second run goes on the connections the first
+     * left open, and the server sees as many connections as the generator has, not one more per run.
+     */
+    @Test
+    void runsOneAfterAnotherReuseTheirConnections() throws IOException, InterruptedException {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK);
+                LoadGenerator load = new LoadGenerator(server.port(), 3, TimeUnit.SECONDS.toNanos(2))) {
+            LoadGenerator.Result first = load.closedLoop(Endpoint.HELLO, TimeUnit.MILLISECONDS.toNanos(200));
+            LoadGenerator.Result second = load.openLoop(Endpoint.HELLO, 60, TimeUnit.MILLISECONDS.toNanos(200));
+            assertEquals(0, first.failures() + second.failures(), first.firstFailure() + second.firstFailure());
+            assertEquals(12, second.completed());
+            assertEquals(3, server.clients(), "connections the server accepted");
+        }
+    }
+
+    /** A request that broke its connection leaves the next run a new one, not the broken one. */
+    @Test
+    void aConnectionThatTimedOutIsNotCarriedIntoTheNextRun() throws IOException, InterruptedException {
+        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(1_000) : Answer.OK);
+                LoadGenerator load = new LoadGenerator(server.port(), 1, TIMEOUT)) {
+            LoadGenerator.Result first = load.openLoop(Endpoint.HELLO, 10, TimeUnit.MILLISECONDS.toNanos(100));
+            LoadGenerator.Result second = load.openLoop(Endpoint.HELLO, 10, TimeUnit.MILLISECONDS.toNanos(300));
+            assertEquals(1, first.timedOut(), first.firstFailure());
+            assertEquals(0, second.failures(), second.firstFailure());
+            assertEquals(3, second.completed());
+            assertEquals(2, server.clients(), "the timed-out connection and its replacement");
+        }
+    }
+
     @Test
     void closedLoopCompletesRequestsWithinItsBound() throws IOException, InterruptedException {
-        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK)) {
-            LoadGenerator load = new LoadGenerator(server.port(), 4, TimeUnit.SECONDS.toNanos(2));
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK);
+                LoadGenerator load = new LoadGenerator(server.port(), 4, TimeUnit.SECONDS.toNanos(2))) {
             long duration = TimeUnit.MILLISECONDS.toNanos(300);
             long start = System.nanoTime();
             LoadGenerator.Result r = load.closedLoop(Endpoint.HELLO, duration);

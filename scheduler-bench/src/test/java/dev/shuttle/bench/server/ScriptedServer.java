@@ -7,6 +7,8 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntFunction;
@@ -34,6 +36,8 @@ final class ScriptedServer implements AutoCloseable {
 
     private final HttpServer server;
     private final AtomicInteger arrivals = new AtomicInteger();
+    /** The ports {@code /hello} requests came from: one per connection the client opened. */
+    private final Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
     private final AtomicInteger locksCalls = new AtomicInteger();
     private final AtomicInteger schedulerCalls = new AtomicInteger();
     private final AtomicInteger gcCalls = new AtomicInteger();
@@ -54,6 +58,7 @@ final class ScriptedServer implements AutoCloseable {
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Endpoint.HELLO.path(), exchange -> {
             exchange.getResponseHeaders().add(ServerHandlers.HANDLED_AT, Long.toString(System.nanoTime()));
+            clientPorts.add(exchange.getRemoteAddress().getPort());
             Answer answer = script.apply(arrivals.getAndIncrement());
             try {
                 Thread.sleep(answer.stallMillis());
@@ -81,6 +86,11 @@ final class ScriptedServer implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    /** How many connections {@code /hello} requests came over. */
+    int clients() {
+        return clientPorts.size();
     }
 
     /** How many times {@code /locks} was called. */

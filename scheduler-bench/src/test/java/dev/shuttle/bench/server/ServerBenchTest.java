@@ -30,9 +30,10 @@ class ServerBenchTest {
 
     private static ServerBench.Run step(ScriptedServer server, HttpConnection control)
             throws IOException, InterruptedException {
-        LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT);
-        return ServerBench.measure(control, PASS, Endpoint.HELLO, 0.5, 100,
-                () -> load.openLoop(Endpoint.HELLO, 100, STEP));
+        try (LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT)) {
+            return ServerBench.measure(control, PASS, Endpoint.HELLO, 0.5, 100,
+                    () -> load.openLoop(Endpoint.HELLO, 100, STEP));
+        }
     }
 
     /** A step of {@code endpoint} whose load is one answered request, made up: only the control calls go out. */
