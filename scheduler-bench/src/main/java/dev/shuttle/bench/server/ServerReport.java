@@ -107,8 +107,10 @@ public final class ServerReport {
                 .append(" answered on a request thread, is checked before and after its runs: the requests ran on")
                 .append(" virtual threads of the scheduler under test.\n");
         md.append("- Load: `LoadGenerator`, Java, in the parent JVM, on 127.0.0.1; one keep-alive connection per")
-                .append(" platform thread. Open loop at a fixed rate as wrk2: latency from each request's intended")
-                .append(" start, HdrHistogram. A request answered with a status other than 200 or a broken")
+                .append(" platform thread, kept open from one run to the next. Open loop at a fixed rate as wrk2:")
+                .append(" latency from each request's intended start, HdrHistogram; each load step follows an")
+                .append(" unmeasured lead-in at its rate, so it does not measure the change from the run before. A")
+                .append(" request answered with a status other than 200 or a broken")
                 .append(" connection has failed; one not answered within the request timeout of being sent has timed")
                 .append(" out. Either way its latency counts up to then, its connection is replaced and the run goes")
                 .append(" on; both are counted per run in the tables. Generator and server share the machine's")
