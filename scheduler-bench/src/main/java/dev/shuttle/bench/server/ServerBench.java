@@ -17,12 +17,13 @@ import java.util.concurrent.TimeUnit;
  * The real-server benchmark: each {@link Framework}'s server (Helidon first) in a child JVM, first on the JDK's default
  * scheduler, then on Shuttle through its agent, each loaded from this JVM by {@link LoadGenerator} on 127.0.0.1. Per
  * endpoint: a closed-loop warm-up, the maximum throughput (closed loop), then open-loop runs at fixed fractions of the
- * JDK default's maximum on that framework, the same rates for both schedulers, each after a lead-in at its rate. Server CPU per request is read from
- * the server's own process clock ({@code /cpu}) around each run; the generator's from this process's. On the lock
- * endpoints the server also times, in each request's handler, the wait for the lock and the hold of it
- * ({@link TimedLock}), and each run reads its own ({@code /locks}, reset before the run): the end-to-end latency
- * mixes in the generator and the OS, the handler's times say how much of it is spent at the lock. On Shuttle each run
- * also reads the scheduler's counters around it ({@code /scheduler}), so the report can say where Shuttle's CPU went.
+ * JDK default's maximum on that framework, the same rates for both schedulers, each after a lead-in at its rate.
+ * Server CPU per request is read from the server's own process clock ({@code /cpu}) around each run; the generator's
+ * from this process's. On the lock endpoints the server also times, in each request's handler, the wait for the lock
+ * and the hold of it ({@link TimedLock}), and each run reads its own ({@code /locks}, reset before the run): the
+ * end-to-end latency mixes in the generator and the OS, the handler's times say how much of it is spent at the lock.
+ * On Shuttle each run also reads the scheduler's counters around it ({@code /scheduler}), so the report can say where
+ * Shuttle's CPU went.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]

@@ -110,11 +110,10 @@ public final class ServerReport {
                 .append(" platform thread, kept open from one run to the next. Open loop at a fixed rate as wrk2:")
                 .append(" latency from each request's intended start, HdrHistogram; each load step follows an")
                 .append(" unmeasured lead-in at its rate, so it does not measure the change from the run before. A")
-                .append(" request answered with a status other than 200 or a broken")
-                .append(" connection has failed; one not answered within the request timeout of being sent has timed")
-                .append(" out. Either way its latency counts up to then, its connection is replaced and the run goes")
-                .append(" on; both are counted per run in the tables. Generator and server share the machine's")
-                .append(" processors. ").append(rounds == 1
+                .append(" request answered with a status other than 200 or a broken connection has failed; one not")
+                .append(" answered within the request timeout of being sent has timed out. Either way its latency")
+                .append(" counts up to then, its connection is replaced and the run goes on; both are counted per run")
+                .append(" in the tables. Generator and server share the machine's processors. ").append(rounds == 1
                         ? "On each server the JDK default is measured first, then Shuttle, at the same rates"
                                 + " (fractions of the JDK default's maximum on that server).\n"
                         : "In every round each server runs twice, each time in a new JVM: the JDK default first in"
