@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class HttpConnection implements Closeable {
     private static final String HANDLED_AT_PREFIX = ServerHandlers.HANDLED_AT + ":";
+    private static final String DISPATCHED_AT_PREFIX = ServerHandlers.DISPATCHED_AT + ":";
 
     private final Socket socket;
     private final InputStream in;
@@ -31,6 +32,8 @@ final class HttpConnection implements Closeable {
     /** {@link System#nanoTime} by which the exchange under way must have read its whole response. */
     private long deadline;
     private long handledAt = NOT_HANDLED;
+    private long dispatchedAt = NOT_HANDLED;
+    private long startedAt = NOT_HANDLED;
 
     /** What {@link #handledAt} returns when the last response carried no {@link ServerHandlers#HANDLED_AT}. */
     static final long NOT_HANDLED = Long.MIN_VALUE;
@@ -93,18 +96,42 @@ final class HttpConnection implements Closeable {
         return handledAt;
     }
 
+    /**
+     * The first moment of the last response's {@link ServerHandlers#DISPATCHED_AT}, or {@link #NOT_HANDLED} if it
+     * had none or the last exchange failed.
+     */
+    long dispatchedAt() {
+        return dispatchedAt;
+    }
+
+    /** The second moment of {@link ServerHandlers#DISPATCHED_AT}, as {@link #dispatchedAt}. */
+    long startedAt() {
+        return startedAt;
+    }
+
     private int readResponse(ByteArrayOutputStream body) throws IOException {
         handledAt = NOT_HANDLED;
+        dispatchedAt = NOT_HANDLED;
+        startedAt = NOT_HANDLED;
         String statusLine = readLine();
         int status = Integer.parseInt(statusLine.substring(9, 12));
         long length = 0;
         long handled = NOT_HANDLED;
+        long dispatched = NOT_HANDLED;
+        long started = NOT_HANDLED;
         String line;
         while (!(line = readLine()).isEmpty()) {
             if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
                 length = Long.parseLong(line.substring(15).strip());
             } else if (line.regionMatches(true, 0, HANDLED_AT_PREFIX, 0, HANDLED_AT_PREFIX.length())) {
                 handled = Long.parseLong(line.substring(HANDLED_AT_PREFIX.length()).strip());
+            } else if (line.regionMatches(true, 0, DISPATCHED_AT_PREFIX, 0, DISPATCHED_AT_PREFIX.length())) {
+                String[] moments = line.substring(DISPATCHED_AT_PREFIX.length()).strip().split(" ");
+                if (moments.length != 2) {
+                    throw new IOException("malformed " + line);
+                }
+                dispatched = Long.parseLong(moments[0]);
+                started = Long.parseLong(moments[1]);
             }
         }
         for (long i = 0; i < length; i++) {
@@ -117,6 +144,8 @@ final class HttpConnection implements Closeable {
             }
         }
         handledAt = handled;
+        dispatchedAt = dispatched;
+        startedAt = started;
         return status;
     }
 

@@ -15,8 +15,18 @@ import java.util.concurrent.Executors;
  * thread per request ({@link Executors#newVirtualThreadPerTaskExecutor()}), on 127.0.0.1 only, answering what
  * {@link ServerHandlers} answers. Which scheduler runs those threads is decided by the command line alone (the agent
  * or not). Prints {@code PORT <n>} once it listens, and stops when standard input closes.
+ *
+ * <p>Each request's thread knows when the server's dispatcher thread handed it over and when it began to run, and
+ * answers both ({@link ServerHandlers#DISPATCHED_AT}): the one place in a request's path where the scheduler's wait can
+ * be timed from outside it, the same way on both schedulers. The timing costs each request two small objects on either.
  */
 public final class JdkServerApp {
+    /** The request thread's own moments; each request has a thread of its own, so nothing is ever removed. */
+    private static final ThreadLocal<Dispatch> DISPATCH = new ThreadLocal<>();
+
+    private record Dispatch(long dispatchedAt, long startedAt) {
+    }
+
     private JdkServerApp() {
     }
 
@@ -24,7 +34,13 @@ public final class JdkServerApp {
         ServerHandlers handlers = ServerHandlers.prepare();
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-        server.setExecutor(executor);
+        server.setExecutor(exchange -> {
+            long dispatched = System.nanoTime();
+            executor.execute(() -> {
+                DISPATCH.set(new Dispatch(dispatched, System.nanoTime()));
+                exchange.run();
+            });
+        });
         for (Endpoint e : Endpoint.values()) {
             server.createContext(e.path(), exchange -> handle(handlers, e, exchange));
         }
@@ -40,6 +56,8 @@ public final class JdkServerApp {
 
     private static void handle(ServerHandlers handlers, Endpoint endpoint, HttpExchange exchange) throws IOException {
         exchange.getResponseHeaders().add(ServerHandlers.HANDLED_AT, Long.toString(System.nanoTime()));
+        Dispatch d = DISPATCH.get();
+        exchange.getResponseHeaders().add(ServerHandlers.DISPATCHED_AT, d.dispatchedAt() + " " + d.startedAt());
         String body;
         try {
             body = handlers.answer(endpoint);

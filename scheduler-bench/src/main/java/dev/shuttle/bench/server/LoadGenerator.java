@@ -240,7 +240,8 @@ final class LoadGenerator implements AutoCloseable {
                 if (status == 200) {
                     completed++;
                     if (c.handledAt() != HttpConnection.NOT_HANDLED) {
-                        recorder.record(intended, previous, sent, c.handledAt(), received);
+                        recorder.record(intended, previous, sent, c.dispatchedAt(), c.startedAt(), c.handledAt(),
+                                received);
                     }
                 } else {
                     failed++;

@@ -51,6 +51,12 @@ final class ServerHandlers {
      * {@code System.nanoTime} is {@code CLOCK_MONOTONIC}, one clock for the whole machine.
      */
     static final String HANDLED_AT = "X-Handled-At";
+    /**
+     * Response header of a server that hands each request to an executor ({@link JdkServerApp}): two {@link
+     * System#nanoTime}s, when its dispatcher thread handed the request over and when the request's virtual thread
+     * began to run, so that the time to the handler can be split at the scheduler's part ({@link SlowestRequests}).
+     */
+    static final String DISPATCHED_AT = "X-Dispatched-At";
     /** The agent names the scheduler it installs {@code default}. */
     private static final ObjectName DEFAULT_SCHEDULER = objectName("dev.shuttle:type=ShuttleScheduler,name=default");
 

@@ -27,6 +27,8 @@ public final class ServerReport {
     private static final List<ToDoubleFunction<SlowestRequests.Split>> SPLIT_PARTS = List.of(
             SlowestRequests.Split::latency, SlowestRequests.Split::behindPrevious, SlowestRequests.Split::waitingToSend,
             SlowestRequests.Split::toHandler, SlowestRequests.Split::back);
+    private static final List<ToDoubleFunction<SlowestRequests.Split>> DISPATCH_PARTS = List.of(
+            SlowestRequests.Split::toDispatch, SlowestRequests.Split::waitingToRun, SlowestRequests.Split::reading);
     private static final List<ToLongFunction<LockTimes.Distribution>> HOLD_PERCENTILES = List.of(
             LockTimes.Distribution::p50, LockTimes.Distribution::p99);
 
@@ -230,6 +232,13 @@ public final class ServerReport {
      */
     private static void slowestTable(StringBuilder md, ServerBench.Results results, RoundSummary summary,
             Framework f) {
+        boolean dispatch = true;
+        for (Endpoint e : Endpoint.values()) {
+            for (double load : results.settings().loads()) {
+                Optional<RoundSummary.Cell> found = summary.cell(f, e, load).filter(ServerReport::carriesSplit);
+                dispatch &= found.isEmpty() || carriesDispatch(found.get());
+            }
+        }
         StringBuilder rows = new StringBuilder();
         for (Endpoint e : Endpoint.values()) {
             for (double load : results.settings().loads()) {
@@ -238,8 +247,8 @@ public final class ServerReport {
                     continue;
                 }
                 RoundSummary.Cell cell = found.get();
-                splitRow(rows, e, load, "latency", cell, r -> r.result().slowest());
-                splitRow(rows, e, load, "service", cell, r -> r.result().slowestServed());
+                splitRow(rows, e, load, "latency", dispatch, cell, r -> r.result().slowest());
+                splitRow(rows, e, load, "service", dispatch, cell, r -> r.result().slowestServed());
             }
         }
         if (rows.isEmpty()) {
@@ -262,23 +271,45 @@ public final class ServerReport {
                 .append(" spent in that answer's own parts, so each step has a second row: the slowest service times")
                 .append(" (from the send to the answer read, the last two parts), the requests that made the others")
                 .append(" wait. Beside them, the server's garbage collections during the step and their summed")
-                .append(" time (the collectors' MXBeans), since a pause stops every request thread at once. In ms,")
-                .append(" JDK default / Shuttle (Shuttle/JDK).\n\n");
+                .append(" time (the collectors' MXBeans), since a pause stops every request thread at once.");
+        if (dispatch) {
+            md.append(" This server hands each request to its executor, and answers when it did and when the")
+                    .append(" request's virtual thread began to run, so the time to the handler is cut once more: to")
+                    .append(" the dispatch (the bytes in the kernel, the server's dispatcher thread noticing them),")
+                    .append(" waiting to run (from the hand-off until the new virtual thread ran: the scheduler's")
+                    .append(" part) and reading (the request thread reading and parsing the request).");
+        }
+        md.append(" In ms, JDK default / Shuttle (Shuttle/JDK).\n\n");
         md.append("| endpoint | load | slowest by | mean ms | behind the previous answer ms | waiting to send ms |")
-                .append(" to the handler ms | back ms | GC collections | GC ms |\n")
-                .append("|---|---:|---|---|---|---|---|---|---|---|\n");
+                .append(" to the handler ms |")
+                .append(dispatch ? " to the dispatch ms | waiting to run ms | reading ms |" : "")
+                .append(" back ms | GC collections | GC ms |\n")
+                .append("|---|---:|---|---|---|---|---|").append(dispatch ? "---|---|---|" : "")
+                .append("---|---|---|\n");
         md.append(rows);
     }
 
-    private static void splitRow(StringBuilder rows, Endpoint e, double load, String by, RoundSummary.Cell cell,
-            Function<ServerBench.Run, SlowestRequests.Split> split) {
+    private static void splitRow(StringBuilder rows, Endpoint e, double load, String by, boolean dispatch,
+            RoundSummary.Cell cell, Function<ServerBench.Run, SlowestRequests.Split> split) {
         rows.append("| ").append(e.path()).append(" | ").append(percent(load)).append(" | ").append(by);
         for (ToDoubleFunction<SlowestRequests.Split> part : SPLIT_PARTS) {
             rows.append(" | ").append(pair(cell.compare(r -> part.applyAsDouble(split.apply(r)) / 1e6, false)));
+            if (dispatch && part == SPLIT_PARTS.get(3)) {
+                for (ToDoubleFunction<SlowestRequests.Split> sub : DISPATCH_PARTS) {
+                    rows.append(" | ")
+                            .append(pair(cell.compare(r -> sub.applyAsDouble(split.apply(r)) / 1e6, false)));
+                }
+            }
         }
         RoundSummary.Comparison collections = cell.compare(r -> r.gc().collections(), false);
         rows.append(" | ").append(count(collections.jdk())).append(" / ").append(count(collections.shuttle()))
                 .append(" | ").append(pair(cell.compare(r -> r.gc().millis(), false))).append(" |\n");
+    }
+
+    /** Whether every run of {@code cell} cut its slowest requests' time to the handler at the dispatch. */
+    private static boolean carriesDispatch(RoundSummary.Cell cell) {
+        return Stream.concat(cell.jdk().stream(), cell.shuttle().stream())
+                .noneMatch(r -> Double.isNaN(r.result().slowest().toDispatch()));
     }
 
     /** Both splits come from the same recorded requests, so one that holds none says the other holds none. */

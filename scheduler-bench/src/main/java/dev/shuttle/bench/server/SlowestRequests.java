@@ -17,7 +17,13 @@ import java.util.List;
  *   <li><b>back</b>: from the handler's entry to the generator having read the response: the handler's work, the
  *       response's write, and the generator's thread waking to read it.</li>
  * </ul>
- * The parts add up to the latency, so their means over the slowest requests (at or above the run's 99th percentile)
+ * A server that hands each request to an executor ({@link JdkServerApp}) also answers when it did
+ * ({@link ServerHandlers#DISPATCHED_AT}) and when the request's thread began to run, and then <b>to the handler</b> is
+ * cut once more: <b>to the dispatch</b> (the bytes in the kernel and the server's dispatcher thread noticing them),
+ * <b>waiting to run</b> (from the hand-off to the executor until the new virtual thread ran: the scheduler's part)
+ * and <b>reading</b> (the thread reading and parsing the request until its handler is entered).
+ *
+ * <p>The parts add up to the latency, so their means over the slowest requests (at or above the run's 99th percentile)
  * say which part a loss in the p99 column comes from. Time behind the previous answer was spent in that answer's
  * own parts; so the same means are also taken over the slowest service times ({@link From#SEND}: from the send to
  * the answer, the last two parts), the requests that made others wait. Only requests answered with the header
@@ -42,9 +48,15 @@ final class SlowestRequests {
         SEND
     }
 
-    /** Means in nanoseconds over {@code requests} requests; the four parts add up to {@code latency}. */
+    /**
+     * Means in nanoseconds over {@code requests} requests; the four parts add up to {@code latency}. {@code
+     * toDispatch}, {@code waitingToRun} and {@code reading} add up to {@code toHandler} over the requests whose
+     * server sent its dispatch; NaN if none did.
+     */
     record Split(int requests, double latency, double behindPrevious, double waitingToSend, double toHandler,
-            double back) {
+            double back, double toDispatch, double waitingToRun, double reading) {
+
+        static final Split EMPTY = new Split(0, 0, 0, 0, 0, 0, Double.NaN, Double.NaN, Double.NaN);
     }
 
     private SlowestRequests() {
@@ -55,6 +67,8 @@ final class SlowestRequests {
         private final long[] intended;
         private final long[] previous;
         private final long[] sent;
+        private final long[] dispatched;
+        private final long[] started;
         private final long[] handled;
         private final long[] received;
         private int count;
@@ -63,21 +77,28 @@ final class SlowestRequests {
             intended = new long[capacity];
             previous = new long[capacity];
             sent = new long[capacity];
+            dispatched = new long[capacity];
+            started = new long[capacity];
             handled = new long[capacity];
             received = new long[capacity];
         }
 
         /**
          * One answered request's moments, each a {@link System#nanoTime}; {@code previousAt} is when the connection's
-         * previous response was read (any time before {@code intendedAt} for the connection's first request).
+         * previous response was read (any time before {@code intendedAt} for the connection's first request);
+         * {@code dispatchedAt} and {@code startedAt} are {@link HttpConnection#NOT_HANDLED} if the server did not
+         * send them.
          */
-        void record(long intendedAt, long previousAt, long sentAt, long handledAt, long receivedAt) {
+        void record(long intendedAt, long previousAt, long sentAt, long dispatchedAt, long startedAt, long handledAt,
+                long receivedAt) {
             if (count == intended.length) {
                 return;
             }
             intended[count] = intendedAt;
             previous[count] = previousAt;
             sent[count] = sentAt;
+            dispatched[count] = dispatchedAt;
+            started[count] = startedAt;
             handled[count] = handledAt;
             received[count] = receivedAt;
             count++;
@@ -98,7 +119,7 @@ final class SlowestRequests {
             n += r.count;
         }
         if (n == 0) {
-            return new Split(0, 0, 0, 0, 0, 0);
+            return Split.EMPTY;
         }
         long[] latencies = new long[n];
         int i = 0;
@@ -115,6 +136,10 @@ final class SlowestRequests {
         double waiting = 0;
         double toHandler = 0;
         double back = 0;
+        int dispatchedSlow = 0;
+        double toDispatch = 0;
+        double waitingToRun = 0;
+        double reading = 0;
         for (Recorder r : recorders) {
             for (int k = 0; k < r.count; k++) {
                 long begin = r.begin(k, from);
@@ -128,8 +153,16 @@ final class SlowestRequests {
                 waiting += r.sent[k] - free;
                 toHandler += r.handled[k] - r.sent[k];
                 back += r.received[k] - r.handled[k];
+                if (r.dispatched[k] != HttpConnection.NOT_HANDLED) {
+                    dispatchedSlow++;
+                    toDispatch += r.dispatched[k] - r.sent[k];
+                    waitingToRun += r.started[k] - r.dispatched[k];
+                    reading += r.handled[k] - r.started[k];
+                }
             }
         }
-        return new Split(slow, latency / slow, behind / slow, waiting / slow, toHandler / slow, back / slow);
+        double d = dispatchedSlow == 0 ? Double.NaN : dispatchedSlow;
+        return new Split(slow, latency / slow, behind / slow, waiting / slow, toHandler / slow, back / slow,
+                toDispatch / d, waitingToRun / d, reading / d);
     }
 }

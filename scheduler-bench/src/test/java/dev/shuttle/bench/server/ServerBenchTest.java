@@ -42,7 +42,7 @@ class ServerBenchTest {
         return ServerBench.measure(control, PASS, endpoint, 0.5, 100, () -> {
             duringLoad.run();
             return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, "",
-                    new SlowestRequests.Split(0, 0, 0, 0, 0, 0), new SlowestRequests.Split(0, 0, 0, 0, 0, 0));
+                    SlowestRequests.Split.EMPTY, SlowestRequests.Split.EMPTY);
         });
     }
 

@@ -41,8 +41,9 @@ class ServerReportTest {
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
                         completed * 10_000, "", new SlowestRequests.Split(1, latencyMicros * 1e3,
                         0.1 * latencyMicros * 1e3, 0.15 * latencyMicros * 1e3, latencyMicros * 1e3 / 4,
-                        latencyMicros * 1e3 / 2), new SlowestRequests.Split(1, 0.5 * latencyMicros * 1e3, 0, 0,
-                        0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3)), serverCpuNanos, Optional.empty(),
+                        latencyMicros * 1e3 / 2, Double.NaN, Double.NaN, Double.NaN), new SlowestRequests.Split(1,
+                        0.5 * latencyMicros * 1e3, 0, 0, 0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3,
+                        Double.NaN, Double.NaN, Double.NaN)), serverCpuNanos, Optional.empty(),
                 Optional.empty(), new GcPauses(4, latencyMicros / 25));
     }
 
@@ -96,6 +97,36 @@ class ServerReportTest {
         Map<String, String> plots = ServerReport.plots(results);
         assertEquals(1, plots.size());
         assertTrue(plots.get("server-helidon-hello.svg").contains("Shuttle p99"));
+    }
+
+    /** {@link #run} with the time to the handler cut at the dispatch: to it, waiting to run and reading, 2:1:1. */
+    private static ServerBench.Run dispatchedRun(String scheduler, long latencyMicros) {
+        ServerBench.Run r = run(Endpoint.HELLO, scheduler, 0.5, 500, latencyMicros, 50_000_000);
+        SlowestRequests.Split s = r.result().slowest();
+        double toHandler = s.toHandler();
+        SlowestRequests.Split cut = new SlowestRequests.Split(s.requests(), s.latency(), s.behindPrevious(),
+                s.waitingToSend(), toHandler, s.back(), toHandler / 2, toHandler / 4, toHandler / 4);
+        LoadGenerator.Result g = r.result();
+        return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
+                new LoadGenerator.Result(g.planned(), g.completed(), g.failed(), g.timedOut(), g.nanos(),
+                        g.latency(), g.generatorCpuNanos(), g.firstFailure(), cut, cut),
+                r.serverCpuNanos(), r.lockTimes(), r.schedulerActivity(), r.gc());
+    }
+
+    @Test
+    void aServerThatSendsItsDispatchHasTheTimeToTheHandlerCutThere() {
+        ServerBench.Results results = helidonResults(List.of(run(Endpoint.HELLO, "jdk", 0, 1000, 500, 100_000_000),
+                run(Endpoint.HELLO, "shuttle", 0, 900, 500, 80_000_000), dispatchedRun("jdk", 200),
+                dispatchedRun("shuttle", 400)), new double[] {0.5}, 1);
+
+        String md = ServerReport.markdown(results, "cmd", "plots");
+
+        assertTrue(md.contains(" to the handler ms | to the dispatch ms | waiting to run ms | reading ms | back ms |"),
+                md);
+        assertTrue(md.contains("| /hello | 50% | latency | 0.200 / 0.400 (2.00x) | 0.0200 / 0.0400 (2.00x)"
+                + " | 0.0300 / 0.0600 (2.00x) | 0.0500 / 0.100 (2.00x) | 0.0250 / 0.0500 (2.00x)"
+                + " | 0.0125 / 0.0250 (2.00x) | 0.0125 / 0.0250 (2.00x) | 0.100 / 0.200 (2.00x) | 4 / 4"), md);
+        assertTrue(md.contains("waiting to run (from the hand-off until the new virtual thread ran"), md);
     }
 
     @Test

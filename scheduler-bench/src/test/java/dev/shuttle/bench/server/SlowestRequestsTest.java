@@ -1,11 +1,15 @@
 package dev.shuttle.bench.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SlowestRequestsTest {
+    /** A server that does not send its dispatch. */
+    private static final long N = HttpConnection.NOT_HANDLED;
+
     /**
      * 200 requests of about 1 ms on two recorders, and two slow ones: one that waited 6 ms behind its connection's
      * previous answer and 3 ms more to be sent, and one 19 ms slow to reach the handler.
@@ -14,11 +18,11 @@ class SlowestRequestsTest {
         SlowestRequests.Recorder a = new SlowestRequests.Recorder(101);
         SlowestRequests.Recorder b = new SlowestRequests.Recorder(101);
         for (int i = 0; i < 100; i++) {
-            a.record(0, -1, 100_000, 500_000, 1_000_000);
-            b.record(0, -1, 100_000, 500_000, 1_000_000 + 10 * i);
+            a.record(0, -1, 100_000, N, N, 500_000, 1_000_000);
+            b.record(0, -1, 100_000, N, N, 500_000, 1_000_000 + 10 * i);
         }
-        a.record(0, 6_000_000, 9_000_000, 9_100_000, 10_000_000);
-        b.record(0, -5, 100_000, 19_000_000, 20_000_000);
+        a.record(0, 6_000_000, 9_000_000, N, N, 9_100_000, 10_000_000);
+        b.record(0, -5, 100_000, N, N, 19_000_000, 20_000_000);
         return List.of(a, b);
     }
 
@@ -53,11 +57,42 @@ class SlowestRequestsTest {
         assertEquals((900_000 + 1_000_000) / 2.0, served.back(), 1e-6);
     }
 
+    /** Without the dispatch's moments there is nothing to cut the time to the handler at. */
+    @Test
+    void noDispatchSentIsNoCutAtTheDispatch() {
+        SlowestRequests.Split slow = SlowestRequests.of(twoSlowAmong200(), SlowestRequests.From.INTENDED_START);
+
+        assertTrue(Double.isNaN(slow.toDispatch()) && Double.isNaN(slow.waitingToRun())
+                && Double.isNaN(slow.reading()));
+    }
+
+    /**
+     * 200 requests whose server sent its dispatch; the two slowest reached the handler late, one because its thread
+     * waited 8 ms to run, one because the dispatcher took 4 ms to notice it: the time to the handler is cut there.
+     */
+    @Test
+    void theTimeToTheHandlerIsCutAtTheDispatchAndTheThreadsStart() {
+        SlowestRequests.Recorder r = new SlowestRequests.Recorder(200);
+        for (int i = 0; i < 198; i++) {
+            r.record(0, -1, 100_000, 200_000, 300_000, 400_000, 1_000_000);
+        }
+        r.record(0, -1, 100_000, 200_000, 8_200_000, 8_300_000, 9_000_000);
+        r.record(0, -1, 100_000, 4_100_000, 4_200_000, 4_500_000, 5_000_000);
+
+        SlowestRequests.Split slow = SlowestRequests.of(List.of(r), SlowestRequests.From.SEND);
+
+        assertEquals(2, slow.requests());
+        assertEquals((100_000 + 4_000_000) / 2.0, slow.toDispatch(), 1e-6);
+        assertEquals((8_000_000 + 100_000) / 2.0, slow.waitingToRun(), 1e-6);
+        assertEquals((100_000 + 300_000) / 2.0, slow.reading(), 1e-6);
+        assertEquals(slow.toHandler(), slow.toDispatch() + slow.waitingToRun() + slow.reading(), 1e-6);
+    }
+
     @Test
     void aRecorderKeepsNoMoreThanItWasSizedFor() {
         SlowestRequests.Recorder r = new SlowestRequests.Recorder(1);
-        r.record(0, 0, 0, 0, 1_000);
-        r.record(0, 0, 0, 0, 5_000);
+        r.record(0, 0, 0, N, N, 0, 1_000);
+        r.record(0, 0, 0, N, N, 0, 5_000);
 
         SlowestRequests.Split slow = SlowestRequests.of(List.of(r), SlowestRequests.From.INTENDED_START);
 
