@@ -31,9 +31,11 @@
  *       after each run, outside the {@code /cpu} readings, and keeps their growth
  *       ({@link dev.shuttle.bench.server.SchedulerActivity}); the JDK default has none to read.</li>
  *   <li>Where a slow request's time goes: every endpoint's handler answers the {@code System.nanoTime} of its entry
- *       in a header ({@code ServerHandlers.HANDLED_AT}); both processes read the machine's one monotonic clock. Each
+ *       in a header ({@code ServerHandlers.HANDLED_AT}); both processes read the machine's one monotonic clock. The
+ *       JDK's {@code HttpServer} also answers when its dispatcher thread handed the request to the executor and when
+ *       the request's virtual thread began to run ({@code ServerHandlers.DISPATCHED_AT}), the scheduler's part. Each
  *       generator thread keeps, per answered request, its intended start, its connection's previous answer, its send,
- *       that handler time and its answer, in arrays sized before the run ({@link
+ *       those server times and its answer, in arrays sized before the run ({@link
  *       dev.shuttle.bench.server.SlowestRequests}), so recording allocates nothing under load; the driver reads them
  *       after {@code join} and reports the slowest 1 % by latency and by service time, cut into parts. Beside them, the
  *       server's garbage collections during the run ({@link dev.shuttle.bench.server.GcPauses}, read through
