@@ -111,7 +111,7 @@ final class LoadGenerator implements AutoCloseable {
         long cpu0 = ProcessCpu.nanos();
         long start = System.nanoTime() + START_DELAY_NANOS;
         long end = start + durationNanos;
-        // Five longs a request: a run longer than the bound (a long SteadyLoad) goes without the split.
+        // Seven longs a request: a run longer than the bound (a long SteadyLoad) goes without the split.
         boolean splits = rate > 0 && rate * durationNanos / 1e9 <= SlowestRequests.MAX_REQUESTS;
         List<Sender> senders = new ArrayList<>();
         for (int k = 0; k < connections; k++) {

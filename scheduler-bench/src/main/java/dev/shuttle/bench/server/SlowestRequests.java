@@ -35,7 +35,7 @@ import java.util.List;
  * nothing while the load runs.
  */
 final class SlowestRequests {
-    /** The most requests a run records, 200 MB of moments: a report step holds under 400,000. */
+    /** The most requests a run records, 280 MB of moments: a report step holds under 400,000. */
     static final long MAX_REQUESTS = 5_000_000;
     /** The share of a run's requests, from the slowest, that {@link #of} describes. */
     static final double TAIL = 0.01;
