@@ -17,8 +17,9 @@ import java.util.concurrent.Executors;
  * or not). Prints {@code PORT <n>} once it listens, and stops when standard input closes.
  *
  * <p>Each request's thread knows when the server's dispatcher thread handed it over and when it began to run, and
- * answers both ({@link ServerHandlers#DISPATCHED_AT}): the one place in a request's path where the scheduler's wait can
- * be timed from outside it, the same way on both schedulers. The timing costs each request a few small objects on either.
+ * answers both ({@link ServerHandlers#DISPATCHED_AT}): the one place in a request's path where the scheduler's wait
+ * can be timed from outside it, the same way on both schedulers. The timing costs each request a few small objects on
+ * either.
  */
 public final class JdkServerApp {
     /** The request thread's own moments; each request has a thread of its own, so nothing is ever removed. */
