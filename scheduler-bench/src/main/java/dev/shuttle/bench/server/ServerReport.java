@@ -27,8 +27,11 @@ public final class ServerReport {
     private static final List<ToDoubleFunction<SlowestRequests.Split>> SPLIT_PARTS = List.of(
             SlowestRequests.Split::latency, SlowestRequests.Split::behindPrevious, SlowestRequests.Split::waitingToSend,
             SlowestRequests.Split::toHandler, SlowestRequests.Split::back);
-    private static final List<ToDoubleFunction<SlowestRequests.Split>> DISPATCH_PARTS = List.of(
-            SlowestRequests.Split::toDispatch, SlowestRequests.Split::waitingToRun, SlowestRequests.Split::reading);
+    /** {@link #SPLIT_PARTS} with the time to the handler followed by its cut at the dispatch. */
+    private static final List<ToDoubleFunction<SlowestRequests.Split>> DISPATCH_SPLIT_PARTS = List.of(
+            SlowestRequests.Split::latency, SlowestRequests.Split::behindPrevious, SlowestRequests.Split::waitingToSend,
+            SlowestRequests.Split::toHandler, SlowestRequests.Split::toDispatch, SlowestRequests.Split::waitingToRun,
+            SlowestRequests.Split::reading, SlowestRequests.Split::back);
     private static final List<ToLongFunction<LockTimes.Distribution>> HOLD_PERCENTILES = List.of(
             LockTimes.Distribution::p50, LockTimes.Distribution::p99);
 
@@ -232,26 +235,24 @@ public final class ServerReport {
      */
     private static void slowestTable(StringBuilder md, ServerBench.Results results, RoundSummary summary,
             Framework f) {
-        boolean dispatch = true;
+        record Step(Endpoint endpoint, double load, RoundSummary.Cell cell) {
+        }
+        List<Step> steps = new ArrayList<>();
         for (Endpoint e : Endpoint.values()) {
             for (double load : results.settings().loads()) {
-                Optional<RoundSummary.Cell> found = summary.cell(f, e, load).filter(ServerReport::carriesSplit);
-                dispatch &= found.isEmpty() || carriesDispatch(found.get());
+                summary.cell(f, e, load).filter(ServerReport::carriesSplit)
+                        .ifPresent(cell -> steps.add(new Step(e, load, cell)));
             }
         }
+        boolean dispatch = steps.stream().allMatch(step -> carriesDispatch(step.cell()));
+        List<ToDoubleFunction<SlowestRequests.Split>> parts = dispatch ? DISPATCH_SPLIT_PARTS : SPLIT_PARTS;
         StringBuilder rows = new StringBuilder();
-        for (Endpoint e : Endpoint.values()) {
-            for (double load : results.settings().loads()) {
-                Optional<RoundSummary.Cell> found = summary.cell(f, e, load);
-                if (found.isEmpty() || !carriesSplit(found.get())) {
-                    continue;
-                }
-                RoundSummary.Cell cell = found.get();
-                splitRow(rows, e, load, "latency", dispatch, cell, r -> r.result().slowest());
-                splitRow(rows, e, load, "service", dispatch, cell, r -> r.result().slowestServed());
-            }
+        for (Step step : steps) {
+            splitRow(rows, step.endpoint(), step.load(), "latency", parts, step.cell(), r -> r.result().slowest());
+            splitRow(rows, step.endpoint(), step.load(), "service", parts, step.cell(),
+                    r -> r.result().slowestServed());
         }
-        if (rows.isEmpty()) {
+        if (steps.isEmpty()) {
             return;
         }
         md.append("\n#### ").append(shortTitle(f)).append(": where the slowest ")
@@ -289,17 +290,12 @@ public final class ServerReport {
         md.append(rows);
     }
 
-    private static void splitRow(StringBuilder rows, Endpoint e, double load, String by, boolean dispatch,
-            RoundSummary.Cell cell, Function<ServerBench.Run, SlowestRequests.Split> split) {
+    private static void splitRow(StringBuilder rows, Endpoint e, double load, String by,
+            List<ToDoubleFunction<SlowestRequests.Split>> parts, RoundSummary.Cell cell,
+            Function<ServerBench.Run, SlowestRequests.Split> split) {
         rows.append("| ").append(e.path()).append(" | ").append(percent(load)).append(" | ").append(by);
-        for (ToDoubleFunction<SlowestRequests.Split> part : SPLIT_PARTS) {
+        for (ToDoubleFunction<SlowestRequests.Split> part : parts) {
             rows.append(" | ").append(pair(cell.compare(r -> part.applyAsDouble(split.apply(r)) / 1e6, false)));
-            if (dispatch && part == SPLIT_PARTS.get(3)) {
-                for (ToDoubleFunction<SlowestRequests.Split> sub : DISPATCH_PARTS) {
-                    rows.append(" | ")
-                            .append(pair(cell.compare(r -> sub.applyAsDouble(split.apply(r)) / 1e6, false)));
-                }
-            }
         }
         RoundSummary.Comparison collections = cell.compare(r -> r.gc().collections(), false);
         rows.append(" | ").append(count(collections.jdk())).append(" / ").append(count(collections.shuttle()))
