@@ -20,10 +20,17 @@ import java.util.concurrent.TimeUnit;
  * whole and its response read whole before the next. Only what {@code com.sun.net.httpserver} answers is parsed:
  * a status line, headers and a {@code Content-Length} body. Every exchange ends by a deadline, however the server
  * trickles its bytes: a read timeout alone bounds each read, not the response.
+ *
+ * <p>An exchange allocates nothing (the response is parsed in place, {@link AsciiLine}): garbage would make the
+ * generator's JVM collect under load, and its pause stops every sender while requests fall due, which the latency
+ * from the intended start then charges to the server under test (docs/server.md).
  */
 final class HttpConnection implements Closeable {
     private static final String HANDLED_AT_PREFIX = ServerHandlers.HANDLED_AT + ":";
     private static final String DISPATCHED_AT_PREFIX = ServerHandlers.DISPATCHED_AT + ":";
+    private static final String CONTENT_LENGTH = "Content-Length:";
+    /** Far beyond any header line either server sends; a longer one is refused rather than grown into. */
+    static final int MAX_LINE = 1024;
 
     private final Socket socket;
     private final InputStream in;
@@ -34,6 +41,10 @@ final class HttpConnection implements Closeable {
     private long handledAt = NOT_HANDLED;
     private long dispatchedAt = NOT_HANDLED;
     private long startedAt = NOT_HANDLED;
+    /** The line being parsed, reused: a response is read into it without allocating. */
+    private final AsciiLine line = new AsciiLine(MAX_LINE);
+    /** The socket's read timeout as last set, so that an unchanged one costs no call. */
+    private int soTimeoutMillis = -1;
 
     /** What {@link #handledAt} returns when the last response carried no {@link ServerHandlers#HANDLED_AT}. */
     static final long NOT_HANDLED = Long.MIN_VALUE;
@@ -113,25 +124,27 @@ final class HttpConnection implements Closeable {
         handledAt = NOT_HANDLED;
         dispatchedAt = NOT_HANDLED;
         startedAt = NOT_HANDLED;
-        String statusLine = readLine();
-        int status = Integer.parseInt(statusLine.substring(9, 12));
+        readLine();
+        int status = line.statusCode();
         long length = 0;
         long handled = NOT_HANDLED;
         long dispatched = NOT_HANDLED;
         long started = NOT_HANDLED;
-        String line;
-        while (!(line = readLine()).isEmpty()) {
-            if (line.regionMatches(true, 0, "content-length:", 0, 15)) {
-                length = Long.parseLong(line.substring(15).strip());
-            } else if (line.regionMatches(true, 0, HANDLED_AT_PREFIX, 0, HANDLED_AT_PREFIX.length())) {
-                handled = Long.parseLong(line.substring(HANDLED_AT_PREFIX.length()).strip());
-            } else if (line.regionMatches(true, 0, DISPATCHED_AT_PREFIX, 0, DISPATCHED_AT_PREFIX.length())) {
-                String[] moments = line.substring(DISPATCHED_AT_PREFIX.length()).strip().split(" ");
-                if (moments.length != 2) {
-                    throw new IOException("malformed " + line);
+        while (readLine() > 0) {
+            if (line.startsWithIgnoringCase(CONTENT_LENGTH)) {
+                length = line.parseLong(CONTENT_LENGTH.length(), line.length());
+            } else if (line.startsWithIgnoringCase(HANDLED_AT_PREFIX)) {
+                handled = line.parseLong(HANDLED_AT_PREFIX.length(), line.length());
+            } else if (line.startsWithIgnoringCase(DISPATCHED_AT_PREFIX)) {
+                int first = line.skipSpaces(DISPATCHED_AT_PREFIX.length());
+                int space = line.indexOf(' ', first);
+                int second = space < 0 ? line.length() : line.skipSpaces(space);
+                int after = line.indexOf(' ', second);
+                if (second == line.length() || after >= 0 && line.skipSpaces(after) < line.length()) {
+                    throw new IOException("malformed `" + line + "`: not two moments");
                 }
-                dispatched = Long.parseLong(moments[0]);
-                started = Long.parseLong(moments[1]);
+                dispatched = line.parseLong(first, space);
+                started = line.parseLong(second, line.length());
             }
         }
         for (long i = 0; i < length; i++) {
@@ -149,18 +162,19 @@ final class HttpConnection implements Closeable {
         return status;
     }
 
-    private String readLine() throws IOException {
-        StringBuilder sb = new StringBuilder(64);
+    /** Reads one line, without its CR LF, into {@link #line}; returns its length. */
+    private int readLine() throws IOException {
+        line.clear();
         int b;
         while ((b = in.read()) != '\n') {
             if (b < 0) {
                 throw new EOFException("connection closed by the server");
             }
             if (b != '\r') {
-                sb.append((char) b);
+                line.append(b);
             }
         }
-        return sb.toString();
+        return line.length();
     }
 
     @Override
@@ -176,14 +190,23 @@ final class HttpConnection implements Closeable {
 
         @Override
         public int read() throws IOException {
-            socket.setSoTimeout(millisLeft());
+            setTimeout();
             return super.read();
         }
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            socket.setSoTimeout(millisLeft());
+            setTimeout();
             return super.read(b, off, len);
+        }
+
+        /** The socket boxes the value it is given: set only when it changed, which is seldom within a deadline. */
+        private void setTimeout() throws IOException {
+            int millis = millisLeft();
+            if (millis != soTimeoutMillis) {
+                socket.setSoTimeout(millis);
+                soTimeoutMillis = millis;
+            }
         }
 
         /** At least 1: a read timeout of 0 would wait forever. */
