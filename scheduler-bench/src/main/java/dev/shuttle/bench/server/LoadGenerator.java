@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -27,6 +28,13 @@ import org.HdrHistogram.Histogram;
  * A connection behind its schedule stops sending {@link #GRACE_NANOS} after the run's end, and what it has not sent
  * by then counts as planned, not completed; every request ends within its timeout, so a run ends by
  * {@link #boundNanos}.
+ *
+ * <p>An open loop may be led in: it sends at its rate from the start, but only the requests meant to start after
+ * the lead-in are measured, and the caller reads the server's counters in between ({@link WindowStart}). The lead-in
+ * runs on the same threads and schedule as the window, so nothing changes where the window begins; as a separate
+ * run before it, the end of one run, the start of the next one's threads and a collection in this JVM left a gap of
+ * tens of milliseconds, and the backlog it left took the window's first few hundred milliseconds to clear
+ * (docs/server.md).
  *
  * <p>Connections outlive a run: connection k of a run is the one connection k of the run before left open, as a
  * client that keeps a pool of keep-alive connections does. Opened afresh for each run, the 64 connections' opening
@@ -77,17 +85,44 @@ final class LoadGenerator implements AutoCloseable {
         this.kept = new HttpConnection[connections];
     }
 
-    Result openLoop(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException {
-        return run(endpoint, rate, durationNanos);
+    /** What runs on the caller's thread as a run's measured window starts: where the server's counters are read. */
+    interface WindowStart {
+        void run() throws IOException;
     }
 
-    Result closedLoop(Endpoint endpoint, long durationNanos) throws InterruptedException {
-        return run(endpoint, 0, durationNanos);
+    private static final WindowStart NOTHING = () -> {
+    };
+
+    /** Open loop at {@code rate}, all of it measured. */
+    Result openLoop(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException, IOException {
+        return run(endpoint, rate, 0, durationNanos, NOTHING);
     }
 
-    /** The longest a run of {@code durationNanos} takes, from the call to its return. */
-    long boundNanos(long durationNanos) {
-        return START_DELAY_NANOS + durationNanos + GRACE_NANOS + requestTimeoutNanos + JOIN_MARGIN_NANOS;
+    /**
+     * Open loop at {@code rate} for {@code leadInNanos} and then {@code durationNanos}, on the same threads and
+     * schedule; only the second part is measured, and {@code atStart} runs between the two.
+     *
+     * @throws IOException what {@code atStart} threw; the senders are stopped first
+     */
+    Result openLoop(Endpoint endpoint, double rate, long leadInNanos, long durationNanos, WindowStart atStart)
+            throws InterruptedException, IOException {
+        return run(endpoint, rate, leadInNanos, durationNanos, atStart);
+    }
+
+    Result closedLoop(Endpoint endpoint, long durationNanos) throws InterruptedException, IOException {
+        return run(endpoint, 0, 0, durationNanos, NOTHING);
+    }
+
+    /** As {@link #closedLoop(Endpoint, long)}, with {@code atStart} run as the senders start. */
+    Result closedLoop(Endpoint endpoint, long durationNanos, WindowStart atStart)
+            throws InterruptedException, IOException {
+        return run(endpoint, 0, 0, durationNanos, atStart);
+    }
+
+    /** The longest a run of {@code leadInNanos} and {@code durationNanos} takes, from the call to its return. */
+    long boundNanos(long leadInNanos, long durationNanos) {
+        return START_DELAY_NANOS + leadInNanos + durationNanos + GRACE_NANOS + requestTimeoutNanos
+                + JOIN_MARGIN_NANOS;
     }
 
     /** Closes the connections the last run left open. */
@@ -106,10 +141,14 @@ final class LoadGenerator implements AutoCloseable {
         }
     }
 
-    /** {@code rate} 0 means closed loop. */
-    private Result run(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException {
-        long cpu0 = ProcessCpu.nanos();
-        long start = System.nanoTime() + START_DELAY_NANOS;
+    /**
+     * {@code rate} 0 means closed loop. The senders start at {@code begin}; the window measured is from {@code start},
+     * the lead-in later, to {@code end}.
+     */
+    private Result run(Endpoint endpoint, double rate, long leadInNanos, long durationNanos, WindowStart atStart)
+            throws InterruptedException, IOException {
+        long begin = System.nanoTime() + START_DELAY_NANOS;
+        long start = begin + leadInNanos;
         long end = start + durationNanos;
         // Seven longs a request: a run longer than the bound (a long SteadyLoad) goes without the split.
         boolean splits = rate > 0 && rate * durationNanos / 1e9 <= SlowestRequests.MAX_REQUESTS;
@@ -117,14 +156,28 @@ final class LoadGenerator implements AutoCloseable {
         for (int k = 0; k < connections; k++) {
             long offset = rate == 0 ? -1 : (long) (k * 1e9 / rate);
             long period = rate == 0 ? 0 : (long) (connections * 1e9 / rate);
-            // An open-loop sender sends once per period from its offset until the end, no more.
-            int capacity = !splits ? 0 : (int) Math.ceilDiv(Math.max(0, durationNanos - offset), Math.max(1, period));
-            Sender s = new Sender(endpoint, offset, period, start, end, new SlowestRequests.Recorder(capacity),
-                    kept[k]);
+            // An open-loop sender sends once per period, so at most this many of its requests fall in the window.
+            int capacity = !splits ? 0 : (int) Math.ceilDiv(durationNanos, Math.max(1, period)) + 1;
+            Sender s = new Sender(endpoint, offset, period, begin, start, end,
+                    new SlowestRequests.Recorder(capacity), kept[k]);
             s.thread = Thread.ofPlatform().name("load-" + k).daemon().start(s);
             senders.add(s);
         }
         long hardEnd = end + GRACE_NANOS + requestTimeoutNanos + JOIN_MARGIN_NANOS;
+        long cpu0;
+        try {
+            waitUntil(start, () -> false);
+            atStart.run();
+            cpu0 = ProcessCpu.nanos();
+        } catch (IOException | RuntimeException e) {
+            for (Sender s : senders) {
+                s.abort();
+            }
+            for (Sender s : senders) {
+                s.thread.join();
+            }
+            throw e;
+        }
         for (Sender s : senders) {
             long left = hardEnd - System.nanoTime();
             if (left <= 0 || !s.thread.join(java.time.Duration.ofNanos(left))) {
@@ -160,12 +213,18 @@ final class LoadGenerator implements AutoCloseable {
                 SlowestRequests.of(recorders, SlowestRequests.From.SEND));
     }
 
+    /**
+     * One connection's requests. Those meant to start before the window's {@code start} are the lead-in: sent on the
+     * same schedule, so that the window begins in the steady state of its rate and not in the change to it (from the
+     * run before, or from idle while threads start), and counted nowhere.
+     */
     private final class Sender implements Runnable {
         final Histogram latency = new Histogram(3);
         final SlowestRequests.Recorder recorder;
         final byte[] request;
         final long offset;
         final long period;
+        final long begin;
         final long start;
         final long end;
         long planned;
@@ -174,54 +233,65 @@ final class LoadGenerator implements AutoCloseable {
         long timedOut;
         String firstFailure;
         Thread thread;
-        /** When this sender's last request ended (answered, failed or timed out); the run's start before it has. */
+        /** When this sender's last request ended (answered, failed or timed out); the run's begin before it has. */
         private long lastReceived;
         private volatile HttpConnection connection;
         private volatile boolean aborted;
+        /** Made once: a sender waits before every request. */
+        private final BooleanSupplier isAborted = () -> aborted;
 
-        Sender(Endpoint endpoint, long offset, long period, long start, long end, SlowestRequests.Recorder recorder,
-                HttpConnection connection) {
+        Sender(Endpoint endpoint, long offset, long period, long begin, long start, long end,
+                SlowestRequests.Recorder recorder, HttpConnection connection) {
             this.recorder = recorder;
             this.connection = connection;
             this.request = HttpConnection.request(endpoint.path());
             this.offset = offset;
             this.period = period;
+            this.begin = begin;
             this.start = start;
             this.end = end;
-            this.lastReceived = start;
+            this.lastReceived = begin;
         }
 
         @Override
         public void run() {
             boolean open = offset >= 0;
-            long intended = start + Math.max(0, offset);
-            waitUntil(start);
+            long intended = begin + Math.max(0, offset);
+            waitUntil(begin, isAborted);
             while (!aborted) {
                 if (open) {
                     if (intended >= end || System.nanoTime() - end >= GRACE_NANOS) {
                         break;
                     }
-                    waitUntil(intended);
+                    waitUntil(intended, isAborted);
                 } else {
                     intended = System.nanoTime();
                     if (intended >= end) {
                         break;
                     }
                 }
-                planned++;
-                send(intended);
+                boolean measured = intended >= start;
+                if (measured) {
+                    planned++;
+                }
+                send(intended, measured);
                 intended += period;
             }
             if (open) {
                 // Requests this connection never got to send before the end still count as planned.
                 for (; intended < end; intended += period) {
-                    planned++;
+                    if (intended >= start) {
+                        planned++;
+                    }
                 }
             }
         }
 
-        /** One request, on a new connection if there is none yet or the last one broke or timed out. */
-        private void send(long intended) {
+        /**
+         * One request, on a new connection if there is none yet or the last one broke or timed out; counted only if
+         * {@code measured}.
+         */
+        private void send(long intended, boolean measured) {
             long deadline = System.nanoTime() + requestTimeoutNanos;
             try {
                 HttpConnection c = connection;
@@ -236,7 +306,10 @@ final class LoadGenerator implements AutoCloseable {
                 long previous = lastReceived;
                 long sent = System.nanoTime();
                 int status = c.exchange(request, deadline);
-                long received = recordLatency(intended);
+                long received = ended(intended, measured);
+                if (!measured) {
+                    return;
+                }
                 if (status == 200) {
                     completed++;
                     if (c.handledAt() != HttpConnection.NOT_HANDLED) {
@@ -248,25 +321,34 @@ final class LoadGenerator implements AutoCloseable {
                     noteFailure("status " + status);
                 }
             } catch (SocketTimeoutException e) {
-                recordLatency(intended);
-                timedOut++;
-                noteFailure("no answer within " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms");
+                ended(intended, measured);
+                if (measured) {
+                    timedOut++;
+                    noteFailure("no answer within " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms");
+                }
                 replaceConnection();
             } catch (IOException | RuntimeException e) {
                 if (aborted) {
                     return;
                 }
-                recordLatency(intended);
-                failed++;
-                noteFailure(e.toString());
+                ended(intended, measured);
+                if (measured) {
+                    failed++;
+                    noteFailure(e.toString());
+                }
                 replaceConnection();
             }
         }
 
-        /** Returns the {@link System#nanoTime} it took as the request's end, which frees the connection. */
-        private long recordLatency(long intended) {
+        /**
+         * Returns the {@link System#nanoTime} it took as the request's end, which frees the connection, and records
+         * the latency if {@code measured}.
+         */
+        private long ended(long intended, boolean measured) {
             long now = System.nanoTime();
-            latency.recordValue(Math.max(0, now - intended));
+            if (measured) {
+                latency.recordValue(Math.max(0, now - intended));
+            }
             lastReceived = now;
             return now;
         }
@@ -299,11 +381,12 @@ final class LoadGenerator implements AutoCloseable {
             }
         }
 
-        private void waitUntil(long deadline) {
-            long left;
-            while ((left = deadline - System.nanoTime()) > 0 && !aborted) {
-                LockSupport.parkNanos(left);
-            }
+    }
+
+    private static void waitUntil(long deadline, BooleanSupplier stop) {
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0 && !stop.getAsBoolean()) {
+            LockSupport.parkNanos(left);
         }
     }
 }

@@ -229,17 +229,15 @@ public final class ServerBench {
                 System.err.println("ServerBench: " + which + " of " + settings.rounds() + ", " + endpoint.path());
                 requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
                 Run max = measure(control, pass, endpoint, 0, 0,
-                        () -> load.closedLoop(endpoint, settings.maxNanos()));
+                        atStart -> load.closedLoop(endpoint, settings.maxNanos(), atStart));
                 runs.add(max);
                 if (pass.setsRates()) {
                     jdkMax.put(endpoint, max.result().completedPerSecond());
                 }
                 for (double fraction : settings.loads()) {
                     double rate = fraction * jdkMax.get(endpoint);
-                    requireAnswers(load.openLoop(endpoint, rate, settings.leadInNanos()), which, endpoint,
-                            "lead-in to the " + Math.round(fraction * 100) + "% load step");
-                    runs.add(measure(control, pass, endpoint, fraction, rate,
-                            () -> load.openLoop(endpoint, rate, settings.stepNanos())));
+                    runs.add(measure(control, pass, endpoint, fraction, rate, atStart -> load.openLoop(endpoint, rate,
+                            settings.leadInNanos(), settings.stepNanos(), atStart)));
                 }
             }
             // Again after the load: the threads that carried it exist now.
@@ -272,13 +270,53 @@ public final class ServerBench {
         }
     }
 
+    /** A run of the generator that calls {@code atStart} once, as its measured window starts. */
     interface LoadRun {
-        LoadGenerator.Result run() throws InterruptedException;
+        LoadGenerator.Result run(LoadGenerator.WindowStart atStart) throws InterruptedException, IOException;
+    }
+
+    /** The server's counters as a measured window starts, read by the generator's {@link LoadGenerator.WindowStart}. */
+    private static final class WindowStartReadings {
+        private final HttpConnection control;
+        private final Endpoint endpoint;
+        private final String where;
+        private boolean read;
+        private Optional<SchedulerActivity> activity;
+        private GcPauses gc;
+        private long cpu;
+
+        WindowStartReadings(HttpConnection control, Endpoint endpoint, String where) {
+            this.control = control;
+            this.endpoint = endpoint;
+            this.where = where;
+        }
+
+        void read() throws IOException {
+            if (read) {
+                throw new IllegalStateException("ServerBench: the " + where + " started its window twice");
+            }
+            // Outside the CPU reading, so that the server's summing of its histograms and reading of its MXBean are
+            // not charged to the requests.
+            if (endpoint.takesLock()) {
+                controlGet(control, ServerHandlers.LOCKS, where);
+            }
+            activity = readSchedulerActivity(control, where);
+            gc = readGcPauses(control, where);
+            cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
+            read = true;
+        }
+
+        void requireRead() {
+            if (!read) {
+                throw new IllegalStateException("ServerBench: the " + where + " never started its window");
+            }
+        }
     }
 
     /**
      * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU and its
-     * scheduler's counters read around it and, for a lock endpoint, its lock times reset before it and read after it.
+     * scheduler's counters read as its window starts and after it and, for a lock endpoint, its lock times reset as
+     * it starts and read after it.
      *
      * @throws IllegalStateException if the server answered none of the run's requests, its lock times were malformed
      *     or lacked the endpoint, or its scheduler counters were malformed, went down or came or went during the run
@@ -289,18 +327,12 @@ public final class ServerBench {
                 : Double.isNaN(load) ? String.format(java.util.Locale.ROOT, "run at %.0f requests/s", rate)
                 : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
         String where = pass.which() + ", " + endpoint.path() + " " + phase;
-        // Outside the CPU readings, so that the server's summing of its histograms and reading of its MXBean are not
-        // charged to the requests.
-        if (endpoint.takesLock()) {
-            controlGet(control, ServerHandlers.LOCKS, where);
-        }
-        Optional<SchedulerActivity> activity0 = readSchedulerActivity(control, where);
-        GcPauses gc0 = readGcPauses(control, where);
-        long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
-        LoadGenerator.Result result = loadRun.run();
-        long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
-        GcPauses gc = gcDuring(gc0, readGcPauses(control, where), where);
-        Optional<SchedulerActivity> activity = activityDuring(activity0, readSchedulerActivity(control, where),
+        WindowStartReadings atStart = new WindowStartReadings(control, endpoint, where);
+        LoadGenerator.Result result = loadRun.run(atStart::read);
+        atStart.requireRead();
+        long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - atStart.cpu;
+        GcPauses gc = gcDuring(atStart.gc, readGcPauses(control, where), where);
+        Optional<SchedulerActivity> activity = activityDuring(atStart.activity, readSchedulerActivity(control, where),
                 where);
         Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
                 : Optional.empty();

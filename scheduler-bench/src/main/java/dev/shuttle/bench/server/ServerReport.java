@@ -113,8 +113,10 @@ public final class ServerReport {
                 .append(" virtual threads of the scheduler under test.\n");
         md.append("- Load: `LoadGenerator`, Java, in the parent JVM, on 127.0.0.1; one keep-alive connection per")
                 .append(" platform thread, kept open from one run to the next. Open loop at a fixed rate as wrk2:")
-                .append(" latency from each request's intended start, HdrHistogram; each load step follows an")
-                .append(" unmeasured lead-in at its rate, so it does not measure the change from the run before. A")
+                .append(" latency from each request's intended start, HdrHistogram; each load step begins with an")
+                .append(" unmeasured lead-in at its rate on the same threads and schedule, so it does not measure")
+                .append(" the change from the run before; the server's counters are read as the step proper starts;")
+                .append(" parsing a response allocates nothing, so the generator's JVM does not collect under load. A")
                 .append(" request answered with a status other than 200 or a broken connection has failed; one not")
                 .append(" answered within the request timeout of being sent has timed out. Either way its latency")
                 .append(" counts up to then, its connection is replaced and the run goes on; both are counted per run")

@@ -31,7 +31,10 @@ import org.HdrHistogram.Histogram;
  * </pre>
  */
 public final class SteadyLoad {
-    /** Open loop at the rate before the window: long enough for the queues to settle, short beside the warm-up. */
+    /**
+     * Open loop at the rate before the window, the run's lead-in: long enough for the queues to settle, short beside
+     * the warm-up.
+     */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private SteadyLoad() {
@@ -71,16 +74,16 @@ public final class SteadyLoad {
                 ServerBench.requireAnswers(load.closedLoop(o.endpoint(), o.warmupNanos()), pass.which(),
                         o.endpoint(), "warm-up");
             }
-            ServerBench.requireAnswers(load.openLoop(o.endpoint(), o.rate(), settleNanos), pass.which(),
-                    o.endpoint(), "settling at the rate");
             long pid = server.pid();
-            if (o.pidFile().isPresent()) {
-                Files.writeString(o.pidFile().get(), pid + "\n");
-            }
-            System.err.printf(Locale.ROOT, "SteadyLoad: server pid %d, measuring %.0f s at %.0f requests/s%n", pid,
-                    o.nanos() / 1e9, o.rate());
             return ServerBench.measure(control, pass, o.endpoint(), Double.NaN, o.rate(),
-                    () -> load.openLoop(o.endpoint(), o.rate(), o.nanos()));
+                    atStart -> load.openLoop(o.endpoint(), o.rate(), settleNanos, o.nanos(), () -> {
+                        if (o.pidFile().isPresent()) {
+                            Files.writeString(o.pidFile().get(), pid + "\n");
+                        }
+                        System.err.printf(Locale.ROOT, "SteadyLoad: server pid %d, measuring %.0f s at %.0f"
+                                + " requests/s%n", pid, o.nanos() / 1e9, o.rate());
+                        atStart.run();
+                    }));
         }
     }
 
