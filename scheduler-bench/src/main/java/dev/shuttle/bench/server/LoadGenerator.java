@@ -30,10 +30,9 @@ import org.HdrHistogram.Histogram;
  * {@link #boundNanos}.
  *
  * <p>An open loop may be led in: it sends at its rate from the start, but only the requests meant to start after
- * the lead-in are measured, and the caller reads the server's counters in between ({@link WindowStart}). The lead-in
- * runs on the same threads and schedule as the window, so nothing changes where the window begins; as a separate
- * run before it, the end of one run, the start of the next one's threads and a collection in this JVM left a gap of
- * tens of milliseconds, and the backlog it left took the window's first few hundred milliseconds to clear
+ * the lead-in are measured. The lead-in runs on the same threads and schedule as the window, so nothing changes
+ * where the window begins; as a separate run before it, the end of one run's threads, the start of the next one's
+ * and a collection in this JVM left a gap, and the window's first requests went out late into the backlog it left
  * (docs/server.md).
  *
  * <p>Connections outlive a run: connection k of a run is the one connection k of the run before left open, as a
@@ -53,13 +52,20 @@ final class LoadGenerator implements AutoCloseable {
      * (status 200), {@code failed} or {@code timedOut}. {@code firstFailure} describes one request that failed or
      * timed out, empty when none did. {@code slowest} splits the latency of the slowest answered requests,
      * {@code slowestServed} the service time of those slowest from their send (open loop only, up to {@link
-     * SlowestRequests#MAX_REQUESTS} planned: both hold no requests after a closed loop or a longer run).
+     * SlowestRequests#MAX_REQUESTS} planned: both hold no requests after a closed loop or a longer run). All of these
+     * are the window's; {@code leadInCompleted} counts the requests of the lead-in answered with 200, and
+     * {@code generatorCpuNanos} is over the lead-in and the window.
      */
     record Result(long planned, long completed, long failed, long timedOut, long nanos, Histogram latency,
-            long generatorCpuNanos, String firstFailure, SlowestRequests.Split slowest,
+            long leadInCompleted, long generatorCpuNanos, String firstFailure, SlowestRequests.Split slowest,
             SlowestRequests.Split slowestServed) {
         double completedPerSecond() {
             return completed * 1e9 / nanos;
+        }
+
+        /** The requests completed over the lead-in and the window, which CPU read around the run is shared by. */
+        long completedWithLeadIn() {
+            return leadInCompleted + completed;
         }
 
         /** Requests that failed or timed out. */
@@ -85,17 +91,20 @@ final class LoadGenerator implements AutoCloseable {
         this.kept = new HttpConnection[connections];
     }
 
-    /** What runs on the caller's thread as a run's measured window starts: where the server's counters are read. */
+    /**
+     * What runs on the caller's thread as a run's measured window starts, amid the load: something quick and local,
+     * such as telling a profiler to attach. Reading the server there disturbed the window (ServerBench#measure).
+     */
     interface WindowStart {
+        WindowStart NOTHING = () -> {
+        };
+
         void run() throws IOException;
     }
 
-    private static final WindowStart NOTHING = () -> {
-    };
-
     /** Open loop at {@code rate}, all of it measured. */
     Result openLoop(Endpoint endpoint, double rate, long durationNanos) throws InterruptedException, IOException {
-        return run(endpoint, rate, 0, durationNanos, NOTHING);
+        return run(endpoint, rate, 0, durationNanos, WindowStart.NOTHING);
     }
 
     /**
@@ -110,13 +119,7 @@ final class LoadGenerator implements AutoCloseable {
     }
 
     Result closedLoop(Endpoint endpoint, long durationNanos) throws InterruptedException, IOException {
-        return run(endpoint, 0, 0, durationNanos, NOTHING);
-    }
-
-    /** As {@link #closedLoop(Endpoint, long)}, with {@code atStart} run as the senders start. */
-    Result closedLoop(Endpoint endpoint, long durationNanos, WindowStart atStart)
-            throws InterruptedException, IOException {
-        return run(endpoint, 0, 0, durationNanos, atStart);
+        return run(endpoint, 0, 0, durationNanos, WindowStart.NOTHING);
     }
 
     /** The longest a run of {@code leadInNanos} and {@code durationNanos} takes, from the call to its return. */
@@ -147,6 +150,7 @@ final class LoadGenerator implements AutoCloseable {
      */
     private Result run(Endpoint endpoint, double rate, long leadInNanos, long durationNanos, WindowStart atStart)
             throws InterruptedException, IOException {
+        long cpu0 = ProcessCpu.nanos();
         long begin = System.nanoTime() + START_DELAY_NANOS;
         long start = begin + leadInNanos;
         long end = start + durationNanos;
@@ -164,11 +168,9 @@ final class LoadGenerator implements AutoCloseable {
             senders.add(s);
         }
         long hardEnd = end + GRACE_NANOS + requestTimeoutNanos + JOIN_MARGIN_NANOS;
-        long cpu0;
         try {
             waitUntil(start, () -> false);
             atStart.run();
-            cpu0 = ProcessCpu.nanos();
         } catch (IOException | RuntimeException e) {
             for (Sender s : senders) {
                 s.abort();
@@ -187,6 +189,7 @@ final class LoadGenerator implements AutoCloseable {
         Histogram all = new Histogram(3);
         long planned = 0;
         long completed = 0;
+        long leadInCompleted = 0;
         long failed = 0;
         long timedOut = 0;
         String firstFailure = "";
@@ -200,6 +203,7 @@ final class LoadGenerator implements AutoCloseable {
             all.add(s.latency);
             planned += s.planned;
             completed += s.completed;
+            leadInCompleted += s.leadInCompleted;
             failed += s.failed;
             timedOut += s.timedOut;
             if (firstFailure.isEmpty() && s.firstFailure != null) {
@@ -208,7 +212,8 @@ final class LoadGenerator implements AutoCloseable {
         }
         long wall = Math.max(1, Math.min(System.nanoTime(), hardEnd) - start);
         long measured = rate == 0 ? durationNanos : Math.max(durationNanos, wall);
-        return new Result(planned, completed, failed, timedOut, measured, all, ProcessCpu.nanos() - cpu0,
+        return new Result(planned, completed, failed, timedOut, measured, all, leadInCompleted,
+                ProcessCpu.nanos() - cpu0,
                 firstFailure, SlowestRequests.of(recorders, SlowestRequests.From.INTENDED_START),
                 SlowestRequests.of(recorders, SlowestRequests.From.SEND));
     }
@@ -229,6 +234,7 @@ final class LoadGenerator implements AutoCloseable {
         final long end;
         long planned;
         long completed;
+        long leadInCompleted;
         long failed;
         long timedOut;
         String firstFailure;
@@ -308,6 +314,9 @@ final class LoadGenerator implements AutoCloseable {
                 int status = c.exchange(request, deadline);
                 long received = ended(intended, measured);
                 if (!measured) {
+                    if (status == 200) {
+                        leadInCompleted++;
+                    }
                     return;
                 }
                 if (status == 200) {

@@ -102,12 +102,16 @@ public final class ServerBench {
     public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
             double offeredRate, LoadGenerator.Result result, long serverCpuNanos, Optional<LockTimes> lockTimes,
             Optional<SchedulerActivity> schedulerActivity, GcPauses gc) {
+        /** Over the run's lead-in and window, as the server's CPU was read ({@link ServerBench#measure}). */
         double serverCpuMicrosPerRequest() {
-            return result.completed() == 0 ? Double.NaN : serverCpuNanos / 1e3 / result.completed();
+            long n = result.completedWithLeadIn();
+            return n == 0 ? Double.NaN : serverCpuNanos / 1e3 / n;
         }
 
+        /** Over the run's lead-in and window, as the generator's CPU was read. */
         double generatorCpuMicrosPerRequest() {
-            return result.completed() == 0 ? Double.NaN : result.generatorCpuNanos() / 1e3 / result.completed();
+            long n = result.completedWithLeadIn();
+            return n == 0 ? Double.NaN : result.generatorCpuNanos() / 1e3 / n;
         }
     }
 
@@ -229,15 +233,15 @@ public final class ServerBench {
                 System.err.println("ServerBench: " + which + " of " + settings.rounds() + ", " + endpoint.path());
                 requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
                 Run max = measure(control, pass, endpoint, 0, 0,
-                        atStart -> load.closedLoop(endpoint, settings.maxNanos(), atStart));
+                        () -> load.closedLoop(endpoint, settings.maxNanos()));
                 runs.add(max);
                 if (pass.setsRates()) {
                     jdkMax.put(endpoint, max.result().completedPerSecond());
                 }
                 for (double fraction : settings.loads()) {
                     double rate = fraction * jdkMax.get(endpoint);
-                    runs.add(measure(control, pass, endpoint, fraction, rate, atStart -> load.openLoop(endpoint, rate,
-                            settings.leadInNanos(), settings.stepNanos(), atStart)));
+                    runs.add(measure(control, pass, endpoint, fraction, rate, () -> load.openLoop(endpoint, rate,
+                            settings.leadInNanos(), settings.stepNanos(), LoadGenerator.WindowStart.NOTHING)));
                 }
             }
             // Again after the load: the threads that carried it exist now.
@@ -270,53 +274,17 @@ public final class ServerBench {
         }
     }
 
-    /** A run of the generator that calls {@code atStart} once, as its measured window starts. */
     interface LoadRun {
-        LoadGenerator.Result run(LoadGenerator.WindowStart atStart) throws InterruptedException, IOException;
-    }
-
-    /** The server's counters as a measured window starts, read by the generator's {@link LoadGenerator.WindowStart}. */
-    private static final class WindowStartReadings {
-        private final HttpConnection control;
-        private final Endpoint endpoint;
-        private final String where;
-        private boolean read;
-        private Optional<SchedulerActivity> activity;
-        private GcPauses gc;
-        private long cpu;
-
-        WindowStartReadings(HttpConnection control, Endpoint endpoint, String where) {
-            this.control = control;
-            this.endpoint = endpoint;
-            this.where = where;
-        }
-
-        void read() throws IOException {
-            if (read) {
-                throw new IllegalStateException("ServerBench: the " + where + " started its window twice");
-            }
-            // Outside the CPU reading, so that the server's summing of its histograms and reading of its MXBean are
-            // not charged to the requests.
-            if (endpoint.takesLock()) {
-                controlGet(control, ServerHandlers.LOCKS, where);
-            }
-            activity = readSchedulerActivity(control, where);
-            gc = readGcPauses(control, where);
-            cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
-            read = true;
-        }
-
-        void requireRead() {
-            if (!read) {
-                throw new IllegalStateException("ServerBench: the " + where + " never started its window");
-            }
-        }
+        LoadGenerator.Result run() throws InterruptedException, IOException;
     }
 
     /**
      * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU and its
-     * scheduler's counters read as its window starts and after it and, for a lock endpoint, its lock times reset as
-     * it starts and read after it.
+     * scheduler's counters read around it and, for a lock endpoint, its lock times reset before it and read after it.
+     * Around the whole run, lead-in included, never amid the load: a control request there waits its turn among the
+     * load's, and the server's work to answer it holds up the load's own requests (docs/server.md). So the server's
+     * per-request figures are over the requests of the lead-in and the window
+     * ({@link LoadGenerator.Result#completedWithLeadIn}).
      *
      * @throws IllegalStateException if the server answered none of the run's requests, its lock times were malformed
      *     or lacked the endpoint, or its scheduler counters were malformed, went down or came or went during the run
@@ -327,12 +295,18 @@ public final class ServerBench {
                 : Double.isNaN(load) ? String.format(java.util.Locale.ROOT, "run at %.0f requests/s", rate)
                 : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
         String where = pass.which() + ", " + endpoint.path() + " " + phase;
-        WindowStartReadings atStart = new WindowStartReadings(control, endpoint, where);
-        LoadGenerator.Result result = loadRun.run(atStart::read);
-        atStart.requireRead();
-        long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - atStart.cpu;
-        GcPauses gc = gcDuring(atStart.gc, readGcPauses(control, where), where);
-        Optional<SchedulerActivity> activity = activityDuring(atStart.activity, readSchedulerActivity(control, where),
+        // Outside the CPU readings, so that the server's summing of its histograms and reading of its MXBean are not
+        // charged to the requests.
+        if (endpoint.takesLock()) {
+            controlGet(control, ServerHandlers.LOCKS, where);
+        }
+        Optional<SchedulerActivity> activity0 = readSchedulerActivity(control, where);
+        GcPauses gc0 = readGcPauses(control, where);
+        long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
+        LoadGenerator.Result result = loadRun.run();
+        long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
+        GcPauses gc = gcDuring(gc0, readGcPauses(control, where), where);
+        Optional<SchedulerActivity> activity = activityDuring(activity0, readSchedulerActivity(control, where),
                 where);
         Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
                 : Optional.empty();

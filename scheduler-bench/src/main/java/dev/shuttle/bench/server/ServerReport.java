@@ -115,8 +115,8 @@ public final class ServerReport {
                 .append(" platform thread, kept open from one run to the next. Open loop at a fixed rate as wrk2:")
                 .append(" latency from each request's intended start, HdrHistogram; each load step begins with an")
                 .append(" unmeasured lead-in at its rate on the same threads and schedule, so it does not measure")
-                .append(" the change from the run before; the server's counters are read as the step proper starts;")
-                .append(" parsing a response allocates nothing, so the generator's JVM does not collect under load. A")
+                .append(" the change from the run before; parsing a response allocates nothing, so the generator's")
+                .append(" JVM does not collect under load. A")
                 .append(" request answered with a status other than 200 or a broken connection has failed; one not")
                 .append(" answered within the request timeout of being sent has timed out. Either way its latency")
                 .append(" counts up to then, its connection is replaced and the run goes on; both are counted per run")
@@ -139,7 +139,11 @@ public final class ServerReport {
                 .append(" sleeping 1 ms, joined; `/file` reads a 256 KB file from the page cache and answers its")
                 .append(" length.\n");
         md.append("- CPU per request: process CPU (`clock_gettime(CLOCK_PROCESS_CPUTIME_ID)`, all threads) over")
-                .append(" completed requests, for the server (read through its `/cpu`) and for the generator.\n");
+                .append(" completed requests, for the server (read through its `/cpu`) and for the generator. The")
+                .append(" server is read before a step's lead-in and after the step, never amid the load (a request")
+                .append(" there waits its turn and its handling delays the load's), so its CPU, collections,")
+                .append(" scheduler counters and lock times are over the lead-in and the step, and per request")
+                .append(" over the requests of both.\n");
         RoundSummary summary = new RoundSummary(results.runs());
         for (Map.Entry<Framework, Map<String, String>> f : results.commands().entrySet()) {
             frameworkSection(md, results, summary, f.getKey(), f.getValue(), plotDir);
@@ -273,8 +277,9 @@ public final class ServerReport {
                 .append(" both processes read the machine's one monotonic clock. Time behind the previous answer was")
                 .append(" spent in that answer's own parts, so each step has a second row: the slowest service times")
                 .append(" (from the send to the answer read, the last two parts), the requests that made the others")
-                .append(" wait. Beside them, the server's garbage collections during the step and their summed")
-                .append(" time (the collectors' MXBeans), since a pause stops every request thread at once.");
+                .append(" wait. Beside them, the server's garbage collections during the step and its lead-in, and")
+                .append(" their summed time (the collectors' MXBeans), since a pause stops every request thread at")
+                .append(" once.");
         if (dispatch) {
             md.append(" This server hands each request to its executor, and answers when it did and when the")
                     .append(" request's virtual thread began to run, so the time to the handler is cut once more: to")
@@ -349,7 +354,8 @@ public final class ServerReport {
             return;
         }
         md.append("\n#### ").append(shortTitle(f)).append(": lock wait and hold inside the handler\n\n");
-        md.append("Timed by the handler on the request's virtual thread, in µs: the wait from before `lock()` to its")
+        md.append("Timed by the handler on the request's virtual thread over the step and its lead-in, in µs: the")
+                .append(" wait from before `lock()` to its")
                 .append(" return, so a waiter that parked counts until it runs again, and the hold from then to the")
                 .append(" return of `unlock()`, JDK default / Shuttle (Shuttle/JDK); timed here because the end-to-end")
                 .append(" latency above also includes the generator and the OS.\n\n");
@@ -372,13 +378,13 @@ public final class ServerReport {
                     continue;
                 }
                 rows.append("| ").append(e.path()).append(" | ").append(step(load)).append(" | ")
-                        .append(count(spreadOf(runs, r -> r.result().completed())));
+                        .append(count(spreadOf(runs, r -> r.result().completedWithLeadIn())));
                 List<ToDoubleFunction<ServerBench.Run>> perRequest = List.of(
-                        r -> activity(r).wakeUpsPerRequest(r.result().completed()),
-                        r -> activity(r).emptyWakeUpsPerRequest(r.result().completed()),
+                        r -> activity(r).wakeUpsPerRequest(r.result().completedWithLeadIn()),
+                        r -> activity(r).emptyWakeUpsPerRequest(r.result().completedWithLeadIn()),
                         r -> activity(r).emptyWakeUpPercent(),
-                        r -> activity(r).stealsPerRequest(r.result().completed()),
-                        r -> activity(r).parksPerRequest(r.result().completed()));
+                        r -> activity(r).stealsPerRequest(r.result().completedWithLeadIn()),
+                        r -> activity(r).parksPerRequest(r.result().completedWithLeadIn()));
                 perRequest.forEach(m -> rows.append(" | ").append(value(spreadOf(runs, m))));
                 rows.append(" | ").append(count(spreadOf(runs, r -> activity(r).handOffs()))).append(" (")
                         .append(count(spreadOf(runs, r -> activity(r).monitorRetakes()))).append(") | ")
@@ -390,9 +396,9 @@ public final class ServerReport {
             return;
         }
         md.append("\n#### ").append(shortTitle(f)).append(": what Shuttle's scheduler did\n\n");
-        md.append("What the counters of Shuttle's scheduler MXBean grew by over each run, the /req columns per")
-                .append(" completed request, the others as counted; an empty wake-up is a carrier woken to search that")
-                .append(" parked again without running a task.\n\n");
+        md.append("What the counters of Shuttle's scheduler MXBean grew by over each run and its lead-in, the /req")
+                .append(" columns per request completed over both, the others as counted; an empty wake-up is a")
+                .append(" carrier woken to search that parked again without running a task.\n\n");
         md.append("| endpoint | load | requests completed | wake-ups/req | empty wake-ups/req | empty % of wake-ups |")
                 .append(" steals/req | parks/req | hand-offs (by the monitor) | monitor rescues |")
                 .append(" carrier threads at the end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

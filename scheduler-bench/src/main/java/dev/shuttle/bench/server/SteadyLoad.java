@@ -76,13 +76,12 @@ public final class SteadyLoad {
             }
             long pid = server.pid();
             return ServerBench.measure(control, pass, o.endpoint(), Double.NaN, o.rate(),
-                    atStart -> load.openLoop(o.endpoint(), o.rate(), settleNanos, o.nanos(), () -> {
+                    () -> load.openLoop(o.endpoint(), o.rate(), settleNanos, o.nanos(), () -> {
                         if (o.pidFile().isPresent()) {
                             Files.writeString(o.pidFile().get(), pid + "\n");
                         }
                         System.err.printf(Locale.ROOT, "SteadyLoad: server pid %d, measuring %.0f s at %.0f"
                                 + " requests/s%n", pid, o.nanos() / 1e9, o.rate());
-                        atStart.run();
                     }));
         }
     }
@@ -105,7 +104,7 @@ public final class SteadyLoad {
                 t.holds().p99() / 1e3, t.holds().max() / 1e3, t.holds().count()));
         run.schedulerActivity().ifPresent(a -> out.printf(Locale.ROOT,
                 "Shuttle per request: wake-ups %.3f  empty wake-ups %.3f  steals %.3f  parks %.3f%n",
-                a.wakeUpsPerRequest(r.completed()), a.emptyWakeUpsPerRequest(r.completed()),
-                a.stealsPerRequest(r.completed()), a.parksPerRequest(r.completed())));
+                a.wakeUpsPerRequest(r.completedWithLeadIn()), a.emptyWakeUpsPerRequest(r.completedWithLeadIn()),
+                a.stealsPerRequest(r.completedWithLeadIn()), a.parksPerRequest(r.completedWithLeadIn())));
     }
 }

@@ -129,10 +129,10 @@ class LoadGeneratorTest {
     /**
      * A 500 ms stall at the start of an 800 ms lead-in, one connection at 100 per second: the lead-in's 80 requests
      * are sent (the server sees them) but none is counted, and the stall's backlog has cleared before the window, so
-     * no request of the window waited for it. The server is read once, as the window starts, after the stall.
+     * no request of the window waited for it. What runs as the window starts runs once, after the stall.
      */
     @Test
-    void aLeadInIsSentButNotMeasuredAndTheServerIsReadAsTheWindowStarts() throws Exception {
+    void aLeadInIsSentButNotMeasuredAndTheWindowStartRunsAfterIt() throws Exception {
         AtomicInteger arrivals = new AtomicInteger();
         try (ScriptedServer server = new ScriptedServer(n -> {
             arrivals.incrementAndGet();
@@ -145,6 +145,8 @@ class LoadGeneratorTest {
             assertEquals(40, r.planned());
             assertEquals(40, r.completed());
             assertEquals(40, r.latency().getTotalCount(), "a latency for every request of the window, none else");
+            assertEquals(80, r.leadInCompleted());
+            assertEquals(120, r.completedWithLeadIn());
             assertEquals(120, arrivals.get(), "requests the server got");
             assertEquals(1, arrivalsAtStart.size(), "readings at the window's start");
             assertTrue(arrivalsAtStart.get(0) >= 51, arrivalsAtStart + " requests before the window started");
@@ -153,7 +155,7 @@ class LoadGeneratorTest {
         }
     }
 
-    /** Readings at the window's start that fail stop the run at once, and the failure is the caller's. */
+    /** What runs as the window starts may fail: that stops the run at once, and the failure is the caller's. */
     @Test
     void aFailureAtTheWindowsStartStopsTheRun() throws Exception {
         try (ScriptedServer server = new ScriptedServer(n -> Answer.OK);

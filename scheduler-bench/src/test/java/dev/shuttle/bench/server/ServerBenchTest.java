@@ -32,17 +32,16 @@ class ServerBenchTest {
             throws IOException, InterruptedException {
         try (LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT)) {
             return ServerBench.measure(control, PASS, Endpoint.HELLO, 0.5, 100,
-                    atStart -> load.openLoop(Endpoint.HELLO, 100, 0, STEP, atStart));
+                    () -> load.openLoop(Endpoint.HELLO, 100, STEP));
         }
     }
 
     /** A step of {@code endpoint} whose load is one answered request, made up: only the control calls go out. */
     private static ServerBench.Run fakeStep(HttpConnection control, Endpoint endpoint, Runnable duringLoad)
             throws IOException, InterruptedException {
-        return ServerBench.measure(control, PASS, endpoint, 0.5, 100, atStart -> {
-            atStart.run();
+        return ServerBench.measure(control, PASS, endpoint, 0.5, 100, () -> {
             duringLoad.run();
-            return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, "",
+            return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, 0, "",
                     SlowestRequests.Split.EMPTY, SlowestRequests.Split.EMPTY);
         });
     }

@@ -39,7 +39,7 @@ class ServerReportTest {
         h.recordValueWithCount(latencyMicros * 1_000, completed + failed + timedOut);
         return new ServerBench.Run(round, Framework.HELIDON, e, scheduler, load, load * 1_000,
                 new LoadGenerator.Result(completed + failed + timedOut, completed, failed, timedOut, 1_000_000_000L, h,
-                        completed * 10_000, "", new SlowestRequests.Split(1, latencyMicros * 1e3,
+                        0, completed * 10_000, "", new SlowestRequests.Split(1, latencyMicros * 1e3,
                         0.1 * latencyMicros * 1e3, 0.15 * latencyMicros * 1e3, latencyMicros * 1e3 / 4,
                         latencyMicros * 1e3 / 2, Double.NaN, Double.NaN, Double.NaN), new SlowestRequests.Split(1,
                         0.5 * latencyMicros * 1e3, 0, 0, 0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3,
@@ -109,7 +109,7 @@ class ServerReportTest {
         LoadGenerator.Result g = r.result();
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
                 new LoadGenerator.Result(g.planned(), g.completed(), g.failed(), g.timedOut(), g.nanos(),
-                        g.latency(), g.generatorCpuNanos(), g.firstFailure(), cut, cut),
+                        g.latency(), g.leadInCompleted(), g.generatorCpuNanos(), g.firstFailure(), cut, cut),
                 r.serverCpuNanos(), r.lockTimes(), r.schedulerActivity(), r.gc());
     }
 
@@ -212,8 +212,8 @@ class ServerReportTest {
         String heading = "\n#### Helidon SE: lock wait and hold inside the handler\n\n";
         assertTrue(md.indexOf(heading) > md.indexOf("#### Helidon SE: where Shuttle loses"), md);
         assertTrue(md.endsWith(heading
-                + "Timed by the handler on the request's virtual thread, in µs: the wait from before `lock()` to its"
-                + " return, so a waiter that parked counts until it runs again, and the hold from then to the return"
+                + "Timed by the handler on the request's virtual thread over the step and its lead-in, in µs: the"
+                + " wait from before `lock()` to its return, so a waiter that parked counts until it runs again, and the hold from then to the return"
                 + " of `unlock()`, JDK default / Shuttle (Shuttle/JDK); timed here because the end-to-end latency"
                 + " above also includes the generator and the OS.\n\n"
                 + "| endpoint | load | requests that took the lock | wait p50 µs | wait p90 µs | wait p99 µs |"
@@ -256,8 +256,9 @@ class ServerReportTest {
         String heading = "\n#### Helidon SE: what Shuttle's scheduler did\n\n";
         assertTrue(md.indexOf(heading) > md.indexOf("#### Helidon SE: where Shuttle loses"), md);
         assertTrue(md.endsWith(heading
-                + "What the counters of Shuttle's scheduler MXBean grew by over each run, the /req columns per"
-                + " completed request, the others as counted; an empty wake-up is a carrier woken to search that"
+                + "What the counters of Shuttle's scheduler MXBean grew by over each run and its lead-in, the /req"
+                + " columns per request completed over both, the others as counted; an empty wake-up is a"
+                + " carrier woken to search that"
                 + " parked again without running a task.\n\n"
                 + "| endpoint | load | requests completed | wake-ups/req | empty wake-ups/req | empty % of wake-ups |"
                 + " steals/req | parks/req | hand-offs (by the monitor) | monitor rescues |"
