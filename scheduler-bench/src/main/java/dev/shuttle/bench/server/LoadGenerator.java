@@ -46,6 +46,9 @@ final class LoadGenerator implements AutoCloseable {
     /** Time for a sender's thread to see its last request's timeout and end; not waited for I/O. */
     private static final long JOIN_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    /** A run's two parts, as a sender indexes what it keeps of its requests. */
+    private static final int LEAD_IN = 0;
+    private static final int WINDOW = 1;
 
     /**
      * What one run measured; {@code latency} in nanoseconds, one value for every request sent, whether it completed
@@ -78,6 +81,11 @@ final class LoadGenerator implements AutoCloseable {
     private final int connections;
     /** By sender: the open connection the last run left, or null. Read and written only by the caller of run. */
     private final HttpConnection[] kept;
+    /**
+     * By sender and part of a run ({@link #LEAD_IN}, {@link #WINDOW}): the recorders of the last run, reused while
+     * large enough, so that a run allocates no recorder. Caller-owned, as {@link #kept}.
+     */
+    private final SlowestRequests.Recorder[][] recorders;
     private final long requestTimeoutNanos;
 
     /** {@code requestTimeoutNanos} at least 1 ms: a socket's timeout is in milliseconds, and 0 would wait forever. */
@@ -89,6 +97,12 @@ final class LoadGenerator implements AutoCloseable {
         this.connections = connections;
         this.requestTimeoutNanos = requestTimeoutNanos;
         this.kept = new HttpConnection[connections];
+        this.recorders = new SlowestRequests.Recorder[connections][2];
+    }
+
+    /** Between one sender's requests, open loop; 0 for a closed loop ({@code rate} 0). */
+    private long period(double rate) {
+        return rate == 0 ? 0 : (long) (connections * 1e9 / rate);
     }
 
     /**
@@ -150,20 +164,20 @@ final class LoadGenerator implements AutoCloseable {
      */
     private Result run(Endpoint endpoint, double rate, long leadInNanos, long durationNanos, WindowStart atStart)
             throws InterruptedException, IOException {
+        // Seven longs a request: a run longer than the bound (a long SteadyLoad) goes without the split.
+        boolean splits = rate > 0 && (leadInNanos + durationNanos) * rate / 1e9 <= SlowestRequests.MAX_REQUESTS;
+        for (int k = 0; k < connections; k++) {
+            recorders[k][LEAD_IN] = recorderFor(recorders[k][LEAD_IN], splits, leadInNanos, rate);
+            recorders[k][WINDOW] = recorderFor(recorders[k][WINDOW], splits, durationNanos, rate);
+        }
         long cpu0 = ProcessCpu.nanos();
         long begin = System.nanoTime() + START_DELAY_NANOS;
         long start = begin + leadInNanos;
         long end = start + durationNanos;
-        // Seven longs a request: a run longer than the bound (a long SteadyLoad) goes without the split.
-        boolean splits = rate > 0 && rate * durationNanos / 1e9 <= SlowestRequests.MAX_REQUESTS;
         List<Sender> senders = new ArrayList<>();
         for (int k = 0; k < connections; k++) {
             long offset = rate == 0 ? -1 : (long) (k * 1e9 / rate);
-            long period = rate == 0 ? 0 : (long) (connections * 1e9 / rate);
-            // An open-loop sender sends once per period, so at most this many of its requests fall in the window.
-            int capacity = !splits ? 0 : (int) Math.ceilDiv(durationNanos, Math.max(1, period)) + 1;
-            Sender s = new Sender(endpoint, offset, period, begin, start, end,
-                    new SlowestRequests.Recorder(capacity), kept[k]);
+            Sender s = new Sender(endpoint, offset, period(rate), begin, start, end, recorders[k], kept[k]);
             s.thread = Thread.ofPlatform().name("load-" + k).daemon().start(s);
             senders.add(s);
         }
@@ -193,51 +207,71 @@ final class LoadGenerator implements AutoCloseable {
         long failed = 0;
         long timedOut = 0;
         String firstFailure = "";
-        List<SlowestRequests.Recorder> recorders = new ArrayList<>();
+        List<SlowestRequests.Recorder> windowRecorders = new ArrayList<>();
         for (int k = 0; k < connections; k++) {
             Sender s = senders.get(k);
-            recorders.add(s.recorder);
             s.thread.join();
             // An aborted sender's connection is closed; a replaced one's is null.
             kept[k] = s.aborted ? null : s.connection;
-            all.add(s.latency);
-            planned += s.planned;
-            completed += s.completed;
-            leadInCompleted += s.leadInCompleted;
-            failed += s.failed;
-            timedOut += s.timedOut;
-            if (firstFailure.isEmpty() && s.firstFailure != null) {
-                firstFailure = s.thread.getName() + ": " + s.firstFailure;
+            all.add(s.latency[WINDOW]);
+            planned += s.planned[WINDOW];
+            completed += s.completed[WINDOW];
+            leadInCompleted += s.completed[LEAD_IN];
+            failed += s.failed[WINDOW];
+            timedOut += s.timedOut[WINDOW];
+            windowRecorders.add(recorders[k][WINDOW]);
+            if (firstFailure.isEmpty() && s.firstFailure[WINDOW] != null) {
+                firstFailure = s.thread.getName() + ": " + s.firstFailure[WINDOW];
             }
         }
         long wall = Math.max(1, Math.min(System.nanoTime(), hardEnd) - start);
         long measured = rate == 0 ? durationNanos : Math.max(durationNanos, wall);
         return new Result(planned, completed, failed, timedOut, measured, all, leadInCompleted,
                 ProcessCpu.nanos() - cpu0,
-                firstFailure, SlowestRequests.of(recorders, SlowestRequests.From.INTENDED_START),
-                SlowestRequests.of(recorders, SlowestRequests.From.SEND));
+                firstFailure, splits ? SlowestRequests.of(windowRecorders, SlowestRequests.From.INTENDED_START)
+                        : SlowestRequests.Split.EMPTY,
+                splits ? SlowestRequests.of(windowRecorders, SlowestRequests.From.SEND) : SlowestRequests.Split.EMPTY);
+    }
+
+    /**
+     * {@code old}, emptied, if it can hold the requests an open-loop sender sends at {@code rate} in {@code nanos}
+     * (one per period), else a new one that can; one that holds a single request, which every request then
+     * overwrites, if {@code splits} is false.
+     */
+    private SlowestRequests.Recorder recorderFor(SlowestRequests.Recorder old, boolean splits, long nanos,
+            double rate) {
+        int capacity = !splits ? 1 : (int) Math.ceilDiv(nanos, Math.max(1, period(rate))) + 1;
+        if (old == null || old.capacity() < capacity) {
+            return new SlowestRequests.Recorder(capacity);
+        }
+        old.clear();
+        return old;
     }
 
     /**
      * One connection's requests. Those meant to start before the window's {@code start} are the lead-in: sent on the
      * same schedule, so that the window begins in the steady state of its rate and not in the change to it (from the
-     * run before, or from idle while threads start), and counted nowhere.
+     * run before, or from idle while threads start), and kept apart from the window's.
+     *
+     * <p>Kept apart by index, {@link #LEAD_IN} or {@link #WINDOW}, not by a branch: a request of either part runs the
+     * same code, counts, histogram and recorder included. Code the JIT compiled while only the lead-in ran had no path
+     * for the window's first request, and each of the 64 senders stopped there to deoptimise as the window began.
      */
     private final class Sender implements Runnable {
-        final Histogram latency = new Histogram(3);
-        final SlowestRequests.Recorder recorder;
+        /** By part: the latency of every request sent, and what became of them. */
+        final Histogram[] latency = {new Histogram(3), new Histogram(3)};
+        final long[] planned = new long[2];
+        final long[] completed = new long[2];
+        final long[] failed = new long[2];
+        final long[] timedOut = new long[2];
+        final String[] firstFailure = new String[2];
+        final SlowestRequests.Recorder[] recorder;
         final byte[] request;
         final long offset;
         final long period;
         final long begin;
         final long start;
         final long end;
-        long planned;
-        long completed;
-        long leadInCompleted;
-        long failed;
-        long timedOut;
-        String firstFailure;
         Thread thread;
         /** When this sender's last request ended (answered, failed or timed out); the run's begin before it has. */
         private long lastReceived;
@@ -247,7 +281,7 @@ final class LoadGenerator implements AutoCloseable {
         private final BooleanSupplier isAborted = () -> aborted;
 
         Sender(Endpoint endpoint, long offset, long period, long begin, long start, long end,
-                SlowestRequests.Recorder recorder, HttpConnection connection) {
+                SlowestRequests.Recorder[] recorder, HttpConnection connection) {
             this.recorder = recorder;
             this.connection = connection;
             this.request = HttpConnection.request(endpoint.path());
@@ -257,6 +291,11 @@ final class LoadGenerator implements AutoCloseable {
             this.start = start;
             this.end = end;
             this.lastReceived = begin;
+        }
+
+        /** {@link #WINDOW} for a request meant to start at or after {@code start}, else {@link #LEAD_IN}; no branch. */
+        private int part(long intended) {
+            return (int) (~(intended - start) >>> 63);
         }
 
         @Override
@@ -276,28 +315,21 @@ final class LoadGenerator implements AutoCloseable {
                         break;
                     }
                 }
-                boolean measured = intended >= start;
-                if (measured) {
-                    planned++;
-                }
-                send(intended, measured);
+                int part = part(intended);
+                planned[part]++;
+                send(intended, part);
                 intended += period;
             }
             if (open) {
                 // Requests this connection never got to send before the end still count as planned.
                 for (; intended < end; intended += period) {
-                    if (intended >= start) {
-                        planned++;
-                    }
+                    planned[part(intended)]++;
                 }
             }
         }
 
-        /**
-         * One request, on a new connection if there is none yet or the last one broke or timed out; counted only if
-         * {@code measured}.
-         */
-        private void send(long intended, boolean measured) {
+        /** One request, on a new connection if there is none yet or the last one broke or timed out. */
+        private void send(long intended, int part) {
             long deadline = System.nanoTime() + requestTimeoutNanos;
             try {
                 HttpConnection c = connection;
@@ -312,59 +344,44 @@ final class LoadGenerator implements AutoCloseable {
                 long previous = lastReceived;
                 long sent = System.nanoTime();
                 int status = c.exchange(request, deadline);
-                long received = ended(intended, measured);
-                if (!measured) {
-                    if (status == 200) {
-                        leadInCompleted++;
-                    }
-                    return;
-                }
+                long received = ended(intended, part);
                 if (status == 200) {
-                    completed++;
+                    completed[part]++;
                     if (c.handledAt() != HttpConnection.NOT_HANDLED) {
-                        recorder.record(intended, previous, sent, c.dispatchedAt(), c.startedAt(), c.handledAt(),
-                                received);
+                        recorder[part].record(intended, previous, sent, c.dispatchedAt(), c.startedAt(),
+                                c.handledAt(), received);
                     }
                 } else {
-                    failed++;
-                    noteFailure("status " + status);
+                    failed[part]++;
+                    noteFailure(part, "status " + status);
                 }
             } catch (SocketTimeoutException e) {
-                ended(intended, measured);
-                if (measured) {
-                    timedOut++;
-                    noteFailure("no answer within " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms");
-                }
+                ended(intended, part);
+                timedOut[part]++;
+                noteFailure(part, "no answer within " + TimeUnit.NANOSECONDS.toMillis(requestTimeoutNanos) + " ms");
                 replaceConnection();
             } catch (IOException | RuntimeException e) {
                 if (aborted) {
                     return;
                 }
-                ended(intended, measured);
-                if (measured) {
-                    failed++;
-                    noteFailure(e.toString());
-                }
+                ended(intended, part);
+                failed[part]++;
+                noteFailure(part, e.toString());
                 replaceConnection();
             }
         }
 
-        /**
-         * Returns the {@link System#nanoTime} it took as the request's end, which frees the connection, and records
-         * the latency if {@code measured}.
-         */
-        private long ended(long intended, boolean measured) {
+        /** Returns the {@link System#nanoTime} it took as the request's end, which frees the connection. */
+        private long ended(long intended, int part) {
             long now = System.nanoTime();
-            if (measured) {
-                latency.recordValue(Math.max(0, now - intended));
-            }
+            latency[part].recordValue(Math.max(0, now - intended));
             lastReceived = now;
             return now;
         }
 
-        private void noteFailure(String what) {
-            if (firstFailure == null) {
-                firstFailure = what + " after " + completed + " completed requests";
+        private void noteFailure(int part, String what) {
+            if (firstFailure[part] == null) {
+                firstFailure[part] = what + " after " + completed[part] + " completed requests";
             }
         }
 
@@ -389,7 +406,6 @@ final class LoadGenerator implements AutoCloseable {
                 }
             }
         }
-
     }
 
     private static void waitUntil(long deadline, BooleanSupplier stop) {

@@ -32,7 +32,8 @@ import java.util.List;
  * machine.
  *
  * <p>A {@link Recorder} belongs to one generator thread and fills arrays sized before the run, so recording allocates
- * nothing while the load runs.
+ * nothing while the load runs; a generator keeps its recorders from run to run ({@link Recorder#clear}), so that a
+ * run allocates none either (LoadGenerator).
  */
 final class SlowestRequests {
     /** The most requests a run records, 280 MB of moments: a report step holds under 400,000. */
@@ -62,7 +63,10 @@ final class SlowestRequests {
     private SlowestRequests() {
     }
 
-    /** One generator thread's requests, at most as many as it was sized for; later ones are not recorded. */
+    /**
+     * One generator thread's requests in one run, at most as many as it was sized for (at least one): once full,
+     * each later one takes the last place.
+     */
     static final class Recorder {
         private final long[] intended;
         private final long[] previous;
@@ -73,7 +77,11 @@ final class SlowestRequests {
         private final long[] received;
         private int count;
 
+        /** @throws IllegalArgumentException if {@code capacity} is under 1 */
         Recorder(int capacity) {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("capacity " + capacity + ": a recorder holds at least one request");
+            }
             intended = new long[capacity];
             previous = new long[capacity];
             sent = new long[capacity];
@@ -81,6 +89,15 @@ final class SlowestRequests {
             started = new long[capacity];
             handled = new long[capacity];
             received = new long[capacity];
+        }
+
+        int capacity() {
+            return intended.length;
+        }
+
+        /** Forgets the requests recorded, for the next run. */
+        void clear() {
+            count = 0;
         }
 
         /**
@@ -91,17 +108,17 @@ final class SlowestRequests {
          */
         void record(long intendedAt, long previousAt, long sentAt, long dispatchedAt, long startedAt, long handledAt,
                 long receivedAt) {
-            if (count == intended.length) {
-                return;
-            }
-            intended[count] = intendedAt;
-            previous[count] = previousAt;
-            sent[count] = sentAt;
-            dispatched[count] = dispatchedAt;
-            started[count] = startedAt;
-            handled[count] = handledAt;
-            received[count] = receivedAt;
-            count++;
+            // No branch for a full recorder: the JIT would compile the branch a recorder too small to keep anything
+            // takes every time (a closed loop's) and trap when a recorder has room; it overwrites its last one.
+            int i = Math.min(count, intended.length - 1);
+            intended[i] = intendedAt;
+            previous[i] = previousAt;
+            sent[i] = sentAt;
+            dispatched[i] = dispatchedAt;
+            started[i] = startedAt;
+            handled[i] = handledAt;
+            received[i] = receivedAt;
+            count = i + 1;
         }
 
         private long begin(int k, From from) {

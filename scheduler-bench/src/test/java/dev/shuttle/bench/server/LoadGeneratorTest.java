@@ -112,6 +112,23 @@ class LoadGeneratorTest {
         }
     }
 
+    /**
+     * The generator keeps its recorders from run to run: a run's slowest requests are its own, not a stall of the
+     * run before.
+     */
+    @Test
+    void aRunsSlowestRequestsAreItsOwn() throws IOException, InterruptedException {
+        try (ScriptedServer server = new ScriptedServer(n -> n == 0 ? Answer.stall(300) : Answer.OK);
+                LoadGenerator load = new LoadGenerator(server.port(), 1, TimeUnit.SECONDS.toNanos(2))) {
+            LoadGenerator.Result first = load.openLoop(Endpoint.HELLO, 100, TimeUnit.SECONDS.toNanos(1));
+            LoadGenerator.Result second = load.openLoop(Endpoint.HELLO, 100, TimeUnit.MILLISECONDS.toNanos(500));
+            assertTrue(first.slowest().back() >= TimeUnit.MILLISECONDS.toNanos(300), first.slowest().toString());
+            assertEquals(50, second.completed());
+            assertEquals(1, second.slowest().requests(), second.slowest().toString());
+            assertTrue(second.slowest().back() < TimeUnit.MILLISECONDS.toNanos(150), second.slowest().toString());
+        }
+    }
+
     /** A request that broke its connection leaves the next run a new one, not the broken one. */
     @Test
     void aConnectionThatTimedOutIsNotCarriedIntoTheNextRun() throws IOException, InterruptedException {

@@ -1,6 +1,7 @@
 package dev.shuttle.bench.server;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -89,20 +90,36 @@ class SlowestRequestsTest {
     }
 
     @Test
-    void aRecorderKeepsNoMoreThanItWasSizedFor() {
-        SlowestRequests.Recorder r = new SlowestRequests.Recorder(1);
+    void aFullRecorderKeepsNoMoreThanItWasSizedForTheLastRequestInItsLastPlace() {
+        SlowestRequests.Recorder r = new SlowestRequests.Recorder(2);
         r.record(0, 0, 0, N, N, 0, 1_000);
         r.record(0, 0, 0, N, N, 0, 5_000);
+        r.record(0, 0, 0, N, N, 0, 3_000);
 
         SlowestRequests.Split slow = SlowestRequests.of(List.of(r), SlowestRequests.From.INTENDED_START);
 
         assertEquals(1, slow.requests());
-        assertEquals(1_000, slow.latency(), 1e-6);
+        assertEquals(3_000, slow.latency(), 1e-6, "the slower of 1,000 and 3,000; 5,000 was overwritten");
+    }
+
+    @Test
+    void aRecorderHoldsAtLeastOneRequest() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new SlowestRequests.Recorder(0));
+        assertEquals("capacity 0: a recorder holds at least one request", e.getMessage());
     }
 
     @Test
     void nothingRecordedIsAnEmptySplit() {
-        assertEquals(0, SlowestRequests.of(List.of(new SlowestRequests.Recorder(0)), SlowestRequests.From.SEND)
+        assertEquals(0, SlowestRequests.of(List.of(new SlowestRequests.Recorder(1)), SlowestRequests.From.SEND)
                 .requests());
+    }
+
+    @Test
+    void aClearedRecorderHoldsNothing() {
+        SlowestRequests.Recorder r = new SlowestRequests.Recorder(2);
+        r.record(0, 0, 0, N, N, 0, 1_000);
+        r.clear();
+        assertEquals(0, SlowestRequests.of(List.of(r), SlowestRequests.From.SEND).requests());
     }
 }
