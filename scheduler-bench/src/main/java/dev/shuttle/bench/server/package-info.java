@@ -40,6 +40,12 @@
  *       after {@code join} and reports the slowest 1 % by latency and by service time, cut into parts. Beside them, the
  *       server's garbage collections during the run ({@link dev.shuttle.bench.server.GcPauses}, read through
  *       {@code /gc} around each run outside the {@code /cpu} readings), since a pause stops every request thread.</li>
+ *   <li>The generator stays out of what it measures: an exchange allocates nothing ({@code HttpConnection}) and a
+ *       sender's recorders are kept from run to run, so the generator's JVM does not collect during a window; a step's
+ *       lead-in runs on the same threads and schedule as the step and down the same code (which part a request
+ *       belongs to is an index, not a branch, so the JIT has nothing to deoptimise as the window begins); and the
+ *       server is read only before the lead-in and after the window, never amid the load. Each of these was found
+ *       putting the generator's own pauses into a window's slowest 1 % (docs/server.md).</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same
