@@ -32,10 +32,12 @@ import org.HdrHistogram.Histogram;
  */
 public final class SteadyLoad {
     /**
-     * Open loop at the rate before the window, the run's lead-in: long enough for the queues to settle, short beside
-     * the warm-up.
+     * Open loop at the rate before the window, the run's lead-in: long enough for the queues to settle and for the JIT
+     * to compile what the closed-loop warm-up never runs, the schedulers' idle and wake-up paths
+     * ({@link ServerBench.Settings}); after 1 s Helidon {@code /hello}'s p99 at 17,800 requests/s was 4-7 times what
+     * it is after 5 s on both schedulers (docs/server.md).
      */
-    static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(1);
+    static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     private SteadyLoad() {
     }

@@ -62,6 +62,15 @@ class ServerBenchTest {
     }
 
     @Test
+    void settingsNeedALoadStepWhoseLoadTheOpenLoopWarmUpRunsAt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new ServerBench.Settings("none", 1, 1, 1, 1, 1, new double[0], 4, 1, 1));
+        assertTrue(e.getMessage().contains("no open-loop load step"), e.getMessage());
+        assertTrue(ServerBench.FULL.describe().contains("5.0 s open loop at the first step's load not measured"),
+                ServerBench.FULL.describe());
+    }
+
+    @Test
     void aStepWithStalledAndFailedRequestsIsMeasuredNotAborted() throws Exception {
         try (ScriptedServer server = new ScriptedServer(n -> switch (n % 10) {
             case 3 -> Answer.stall(1_000);

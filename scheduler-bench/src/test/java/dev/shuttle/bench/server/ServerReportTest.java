@@ -24,7 +24,7 @@ class ServerReportTest {
 
     /** The runs as one benchmark's results on Helidon, both schedulers: {@code rounds} rounds at {@code loads}. */
     private static ServerBench.Results helidonResults(List<ServerBench.Run> runs, double[] loads, int rounds) {
-        return new ServerBench.Results(new ServerBench.Settings("test", 1, 1, 1, 1, loads, 4, 1, rounds), runs,
+        return new ServerBench.Results(new ServerBench.Settings("test", 1, 1, 1, 1, 1, loads, 4, 1, rounds), runs,
                 Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
     }
 
