@@ -51,9 +51,8 @@ public final class ServerBench {
      * <p>Between the maximum and the first step, {@code openWarmupNanos} of the first step's load, not measured,
      * completes the warm-up. A closed loop keeps every scheduler thread busy, so the code a scheduler runs when its
      * threads go idle and are woken (Shuttle's park and search, the JDK pool's {@code awaitWork}) is first compiled
-     * in the first open-loop step, and its JIT burst (interpreted, then C1, then deoptimised and C2, over about 2 s)
-     * fell into that step's window: with a 1 s lead-in Helidon {@code /hello}'s p99 at 25 % was 4-7 times what it is
-     * after 5 s on both schedulers, the first endpoint of every server (docs/server.md).
+     * in the first open-loop step, and its JIT burst (interpreted, then C1, then deoptimised and C2) fell into that
+     * step's window, whose p99 then measured the compiler more than the load (docs/server.md).
      */
     public record Settings(String name, long warmupNanos, long maxNanos, long openWarmupNanos, long leadInNanos,
             long stepNanos, double[] loads, int connections, long requestTimeoutNanos, int rounds) {

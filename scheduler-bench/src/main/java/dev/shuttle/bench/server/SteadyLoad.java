@@ -34,8 +34,8 @@ public final class SteadyLoad {
     /**
      * Open loop at the rate before the window, the run's lead-in: long enough for the queues to settle and for the JIT
      * to compile what the closed-loop warm-up never runs, the schedulers' idle and wake-up paths
-     * ({@link ServerBench.Settings}); after 1 s Helidon {@code /hello}'s p99 at 17,800 requests/s was 4-7 times what
-     * it is after 5 s on both schedulers (docs/server.md).
+     * ({@link ServerBench.Settings}), so that the window holds the steady state and not their compilation
+     * (docs/server.md).
      */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 
