@@ -47,8 +47,9 @@
  *       server is read only before the lead-in and after the window, never amid the load. Each of these was found
  *       putting the generator's own pauses into a window's slowest 1 % (docs/server.md).</li>
  *   <li>Warm past the JIT on both paths: the closed-loop warm-up and maximum never let a scheduler thread go idle, so
- *       each endpoint then runs 5 s of open loop at its first step's load, not measured, before that step: the
- *       schedulers' park, search and wake-up code is compiled there and not in the first step's window.</li>
+ *       each endpoint then runs open loop at its first step's load, not measured, before that step
+ *       ({@code Settings.openWarmupNanos}, 5 s in the report's settings): the schedulers' park, search and wake-up
+ *       code is compiled there and not in the first step's window.</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same
