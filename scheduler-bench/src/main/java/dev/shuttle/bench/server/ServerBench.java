@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * and the hold of it ({@link TimedLock}), and each run reads its own ({@code /locks}, reset before the run): the
  * end-to-end latency mixes in the generator and the OS, the handler's times say how much of it is spent at the lock.
  * On Shuttle each run also reads the scheduler's counters around it ({@code /scheduler}), so the report can say where
- * Shuttle's CPU went.
+ * Shuttle's CPU went. After an endpoint's steps, a profiled run at {@link Settings#profileLoad} samples the server's
+ * Java code ({@link JavaSampler}), so the report can say where each scheduler's server spent its CPU.
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]
@@ -55,14 +56,21 @@ public final class ServerBench {
      * step's window, whose p99 then measured the compiler more than the load (docs/server.md).
      */
     public record Settings(String name, long warmupNanos, long maxNanos, long openWarmupNanos, long leadInNanos,
-            long stepNanos, double[] loads, int connections, long requestTimeoutNanos, int rounds) {
-        /** @throws IllegalArgumentException if {@code rounds} is under 1 or there is no load step */
+            long stepNanos, double[] loads, int connections, long requestTimeoutNanos, int rounds, double profileLoad,
+            long profileNanos) {
+        /**
+         * @throws IllegalArgumentException if {@code rounds} is under 1, there is no load step, or a profiled run is
+         *     asked for ({@code profileNanos} above 0) at a load that is not above 0
+         */
         public Settings {
             if (rounds < 1) {
                 throw new IllegalArgumentException("rounds " + rounds + ": at least 1 is needed");
             }
             if (loads.length == 0) {
                 throw new IllegalArgumentException("no open-loop load step: at least one is needed");
+            }
+            if (profileNanos > 0 && !(profileLoad > 0)) {
+                throw new IllegalArgumentException("profiled run at load " + profileLoad + ": must be above 0");
             }
         }
 
@@ -73,19 +81,24 @@ public final class ServerBench {
                     + " load not measured; a request not answered within %.1f s of being sent has timed out",
                     connections, warmupNanos / 1e9, maxNanos / 1e9, openWarmupNanos / 1e9, stepNanos / 1e9,
                     leadInNanos / 1e9, requestTimeoutNanos / 1e9);
+            if (profileNanos > 0) {
+                one += String.format(java.util.Locale.ROOT, "; then, not in the tables, %.1f s at %.0f%% load after"
+                        + " %.1f s of it, with the server's Java code sampled", profileNanos / 1e9, profileLoad * 100,
+                        leadInNanos / 1e9);
+            }
             return rounds == 1 ? one : one + "; " + rounds + " rounds, the order of the schedulers alternating,"
                     + " every round's open-loop rates from the JDK default's maxima in round 1, which runs it first";
         }
 
         Settings withRequestTimeout(long nanos) {
             return new Settings(name, warmupNanos, maxNanos, openWarmupNanos, leadInNanos, stepNanos, loads,
-                    connections, nanos, rounds);
+                    connections, nanos, rounds, profileLoad, profileNanos);
         }
 
         /** These settings run {@code n} rounds. */
         public Settings withRounds(int n) {
             return new Settings(name, warmupNanos, maxNanos, openWarmupNanos, leadInNanos, stepNanos, loads,
-                    connections, requestTimeoutNanos, n);
+                    connections, requestTimeoutNanos, n, profileLoad, profileNanos);
         }
     }
 
@@ -96,10 +109,10 @@ public final class ServerBench {
      */
     static final long REQUEST_TIMEOUT_NANOS = seconds(2);
     public static final Settings FULL = new Settings("full", seconds(6), seconds(5), seconds(5), seconds(1),
-            seconds(5), new double[] {0.25, 0.5, 0.75}, 64, REQUEST_TIMEOUT_NANOS, 1);
+            seconds(5), new double[] {0.25, 0.5, 0.75}, 64, REQUEST_TIMEOUT_NANOS, 1, 0.5, seconds(5));
     /** A few seconds per server: that every endpoint answers on both schedulers, not a measurement. */
     public static final Settings SMOKE = new Settings("smoke", millis(200), millis(300), millis(100), millis(100),
-            millis(300), new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS, 1);
+            millis(300), new double[] {0.5}, 8, REQUEST_TIMEOUT_NANOS, 1, 0.5, millis(300));
 
     /**
      * One load run: the closed-loop maximum ({@code load} 0), an open-loop step at a fraction of the JDK's, or
@@ -141,8 +154,20 @@ public final class ServerBench {
         }
     }
 
-    /** Everything one benchmark run measured, and the server command lines by framework and scheduler. */
-    public record Results(Settings settings, List<Run> runs, Map<Framework, Map<String, String>> commands) {
+    /**
+     * A profiled run: {@code samples} of the server's Java code over {@code requests} requests (lead-in included) at
+     * {@code load} of the JDK default's maximum, run after the endpoint's measured steps and not one of them.
+     */
+    public record Profile(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
+            long requests, JavaSamples samples) {
+    }
+
+    /**
+     * Everything one benchmark run measured, the profiled runs (none unless {@link Settings#profileNanos} is above 0),
+     * and the server command lines by framework and scheduler.
+     */
+    public record Results(Settings settings, List<Run> runs, List<Profile> profiles,
+            Map<Framework, Map<String, String>> commands) {
         /** Requests that failed or timed out in the measured runs, warm-ups aside. */
         public long failures() {
             return runs.stream().mapToLong(r -> r.result().failures()).sum();
@@ -195,14 +220,15 @@ public final class ServerBench {
         // This process's own threads (the generator's) get the same slack whichever server they load.
         SchedulerSlack.lowerCurrentThread();
         List<Run> runs = new ArrayList<>();
+        List<Profile> profiles = new ArrayList<>();
         Map<Framework, Map<String, String>> commands = new EnumMap<>(Framework.class);
         Map<Framework, Map<Endpoint, Double>> jdkMax = new EnumMap<>(Framework.class);
         for (Pass pass : passes(settings.rounds(), frameworks)) {
-            runPass(settings, pass, endpoints, serverArgs, runs,
+            runPass(settings, pass, endpoints, serverArgs, runs, profiles,
                     commands.computeIfAbsent(pass.framework(), f -> new LinkedHashMap<>()),
                     jdkMax.computeIfAbsent(pass.framework(), f -> new EnumMap<>(Endpoint.class)));
         }
-        return new Results(settings, runs, commands);
+        return new Results(settings, runs, profiles, commands);
     }
 
     /**
@@ -229,7 +255,7 @@ public final class ServerBench {
      * the pass that {@link Pass#setsRates} fills it, every pass takes its open-loop rates from it.
      */
     private static void runPass(Settings settings, Pass pass, List<Endpoint> endpoints, List<String> serverArgs,
-            List<Run> runs, Map<String, String> commands, Map<Endpoint, Double> jdkMax)
+            List<Run> runs, List<Profile> profiles, Map<String, String> commands, Map<Endpoint, Double> jdkMax)
             throws IOException, InterruptedException {
         String which = pass.which();
         String scheduler = pass.scheduler();
@@ -255,6 +281,10 @@ public final class ServerBench {
                     runs.add(measure(control, pass, endpoint, fraction, rate, () -> load.openLoop(endpoint, rate,
                             settings.leadInNanos(), settings.stepNanos(), LoadGenerator.WindowStart.NOTHING)));
                 }
+                if (settings.profileNanos() > 0) {
+                    profiles.add(profile(control, load, settings, pass, endpoint,
+                            settings.profileLoad() * jdkMax.get(endpoint)));
+                }
             }
             // Again after the load: the threads that carried it exist now.
             requireScheduler(control, scheduler, which + " after its runs", server);
@@ -264,6 +294,22 @@ public final class ServerBench {
                         + " so the comparison would not be like for like: " + wrongSlack);
             }
         }
+    }
+
+    /**
+     * The profiled run: after the measured steps, so that sampling (a stack walk per running thread every
+     * {@link JavaSampler#PERIOD}) costs none of them anything; the lead-in's requests are sampled and counted alike.
+     */
+    private static Profile profile(HttpConnection control, LoadGenerator load, Settings settings, Pass pass,
+            Endpoint endpoint, double rate) throws IOException, InterruptedException {
+        String where = pass.which() + ", " + endpoint.path() + " profiled run";
+        controlGet(control, ServerHandlers.PROFILE_START, where);
+        LoadGenerator.Result result = load.openLoop(endpoint, rate, settings.leadInNanos(), settings.profileNanos(),
+                LoadGenerator.WindowStart.NOTHING);
+        JavaSamples samples = JavaSamples.parse(controlGet(control, ServerHandlers.PROFILE_STOP, where));
+        requireAnswers(result, pass.which(), endpoint, "profiled run");
+        return new Profile(pass.round(), pass.framework(), endpoint, pass.scheduler(), settings.profileLoad(),
+                result.completedWithLeadIn(), samples);
     }
 
     /** {@code /info} is answered by a request thread, so this checks what ran the requests, not only the flags. */

@@ -7,6 +7,7 @@ import dev.shuttle.lock.SpinBitLock;
 import dev.shuttle.scheduler.ShuttleScheduler;
 import dev.shuttle.scheduler.ShuttleSchedulerMXBean;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,12 @@ final class ServerHandlers {
     static final String SCHEDULER = "/scheduler";
     /** This JVM's garbage collections and their time so far ({@link GcPauses#format}). */
     static final String GC = "/gc";
-    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER, GC);
+    /** Starts sampling the server's Java code ({@link JavaSampler}) for a profiled run. */
+    static final String PROFILE_START = "/profile/start";
+    /** Ends the profiled run's sampling and answers its {@link JavaSamples}. */
+    static final String PROFILE_STOP = "/profile/stop";
+    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER, GC, PROFILE_START,
+            PROFILE_STOP);
     /**
      * Response header of every endpoint: {@link System#nanoTime} when the handler was entered, so the generator can
      * split a request's latency at the handler ({@link SlowestRequests}). Both processes read the same clock: on Linux
@@ -66,6 +72,7 @@ final class ServerHandlers {
 
     private final TimedLock reentrant = new TimedLock(new ReentrantLock());
     private final TimedLock spinBit = new TimedLock(new SpinBitLock());
+    private final JavaSampler sampler = new JavaSampler();
     private final Path file;
 
     private ServerHandlers(Path file) {
@@ -122,8 +129,21 @@ final class ServerHandlers {
                     Endpoint.LOCK_SPINBIT, spinBit.interval()));
             case SCHEDULER -> schedulerActivity();
             case GC -> GcPauses.ofThisJvm().format();
+            case PROFILE_START -> {
+                sampler.start();
+                yield "started";
+            }
+            case PROFILE_STOP -> stopSampling();
             default -> null;
         };
+    }
+
+    private String stopSampling() {
+        try {
+            return sampler.stop().format();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the profile's recording could not be read back", e);
+        }
     }
 
     private static String schedulerActivity() {

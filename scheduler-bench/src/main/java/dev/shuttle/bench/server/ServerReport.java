@@ -223,6 +223,7 @@ public final class ServerReport {
         slowestTable(md, results, summary, f);
         lockTable(md, results, summary, f);
         activityTable(md, results, summary, f);
+        ProfileTable.append(md, results, f, shortTitle(f));
         if (plotDir != null) {
             md.append("\n#### ").append(shortTitle(f)).append(": latency against offered load\n\n");
             for (Endpoint e : Endpoint.values()) {

@@ -50,6 +50,14 @@
  *       each endpoint then runs open loop at its first step's load, not measured, before that step
  *       ({@code Settings.openWarmupNanos}, 5 s in the report's settings): the schedulers' park, search and wake-up
  *       code is compiled there and not in the first step's window.</li>
+ *   <li>Where the server's CPU goes, by a profile: after each endpoint's measured steps, a further run at the
+ *       profiled load ({@code Settings.profileLoad}, 50 %, the goal's), not measured for the tables, with JFR's
+ *       execution sampler recording in the server ({@link dev.shuttle.bench.server.JavaSampler}, started and stopped
+ *       through {@code /profile/start} and {@code /profile/stop}); the server counts the samples by the
+ *       {@link dev.shuttle.bench.server.CodeArea} of the topmost frame in one and sends only the counts
+ *       ({@link dev.shuttle.bench.server.JavaSamples}). In a run of its own because a stack walk per running thread
+ *       every millisecond would cost the measured steps; in the server's process so both schedulers are sampled by
+ *       the same code with the same settings.</li>
  *   <li>Rounds ({@code --rounds N}, one by default): one run's p99 on a shared machine moves several-fold between
  *       identical runs, so the comparison can be repeated N times in one session, each server in a new JVM every
  *       round, the JDK default first in odd rounds and Shuttle first in even ones. Every round is loaded at the same

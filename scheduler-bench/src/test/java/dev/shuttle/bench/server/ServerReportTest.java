@@ -24,8 +24,13 @@ class ServerReportTest {
 
     /** The runs as one benchmark's results on Helidon, both schedulers: {@code rounds} rounds at {@code loads}. */
     private static ServerBench.Results helidonResults(List<ServerBench.Run> runs, double[] loads, int rounds) {
-        return new ServerBench.Results(new ServerBench.Settings("test", 1, 1, 1, 1, 1, loads, 4, 1, rounds), runs,
-                Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
+        return helidonResults(runs, List.of(), loads, rounds);
+    }
+
+    private static ServerBench.Results helidonResults(List<ServerBench.Run> runs, List<ServerBench.Profile> profiles,
+            double[] loads, int rounds) {
+        return new ServerBench.Results(new ServerBench.Settings("test", 1, 1, 1, 1, 1, loads, 4, 1, rounds, 0.5, 1),
+                runs, profiles, Map.of(Framework.HELIDON, Map.of("jdk", "java A", "shuttle", "java -javaagent:x A")));
     }
 
     /**
@@ -64,6 +69,33 @@ class ServerReportTest {
         ServerBench.Run r = run(round, Endpoint.HELLO, "shuttle", load, completed, 200, 50_000_000, 0, timedOut);
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
                 r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity), r.gc());
+    }
+
+    private static ServerBench.Profile profile(int round, String scheduler, long requests, long scheduler1,
+            long spin) {
+        return new ServerBench.Profile(round, Framework.HELIDON, Endpoint.LOCK_SPINBIT, scheduler, 0.5, requests,
+                new JavaSamples(1_000_000, Map.of(CodeArea.SCHEDULER, scheduler1, CodeArea.HANDLER_SPIN, spin)));
+    }
+
+    @Test
+    void profileTablePoolsTheRoundsPerEndpointAndScheduler() {
+        List<ServerBench.Run> runs = List.of(run(Endpoint.LOCK_SPINBIT, "jdk", 0.5, 500, 200, 50_000_000),
+                run(Endpoint.LOCK_SPINBIT, "shuttle", 0.5, 500, 200, 50_000_000));
+        // JDK: 30 + 10 scheduler samples of 1 ms over 2,000 requests = 20 µs per request; Shuttle 60 over 2,000 = 30.
+        List<ServerBench.Profile> profiles = List.of(profile(1, "jdk", 1_000, 30, 40),
+                profile(1, "shuttle", 1_000, 20, 40), profile(2, "jdk", 1_000, 10, 40),
+                profile(2, "shuttle", 1_000, 40, 40));
+        String md = ServerReport.markdown(helidonResults(runs, profiles, new double[] {0.5}, 2), "cmd", null);
+        assertTrue(md.contains("where the server's Java code spent its CPU at 50% load (JFR)"), md);
+        assertTrue(md.contains("the 2 rounds' samples and requests added up"), md);
+        assertTrue(md.contains("| /lock/spinbit | " + CodeArea.SCHEDULER.description() + " | 20.00 | 30.00 | +10.00 |"),
+                md);
+        assertTrue(md.contains("| /lock/spinbit | " + CodeArea.HANDLER_SPIN.description() + " | 40.00 | 40.00 |"
+                + " +0.00 |"), md);
+        assertTrue(md.contains("| /lock/spinbit | **all sampled Java code** | 60.00 | 70.00 | +10.00 |"), md);
+        assertFalse(md.contains(CodeArea.LOCK.description()), "an area sampled on neither side has no row");
+        assertFalse(ServerReport.markdown(helidonResults(runs, new double[] {0.5}, 2), "cmd", null)
+                .contains("(JFR)"), "no profiled runs, no table");
     }
 
     @Test
