@@ -233,34 +233,45 @@ class ShuttleSchedulerTest {
      * for as long as runNext is preferred. The other pair's woken thread, displaced to the queue, waits for at most
      * the limit's runNext picks of the first pair, plus the turn that displaced it and a queue turn taken by the
      * first pair's own displaced thread ahead of it.
+     *
+     * <p>The bound holds while the one processor stays with one carrier thread. When the monitor takes the carrier for
+     * blocked in the kernel (off its core at two looks in a row, which a loaded machine can also do to a carrier that
+     * only waits for a core) it hands the processor to another carrier thread, and the old carrier's wake-ups go to
+     * the global queue; such a run says nothing about the bound and runs again, five times at most.
      */
     @Test
     void aThreadQueuedBehindARunNextPairWaitsForAtMostTheLimitOfItsHandOffs() throws Exception {
-        int turns = 2_000;
-        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
-            AtomicInteger aTurns = new AtomicInteger();
-            AtomicInteger lastSeen = new AtomicInteger();
-            AtomicInteger maxGap = new AtomicInteger();
-            List<Thread> threads = new ArrayList<>();
-            threads.addAll(handOffPair(shuttle, turns, aTurns::incrementAndGet));
-            threads.addAll(handOffPair(shuttle, turns, () -> {
-                int seen = aTurns.get();
-                maxGap.accumulateAndGet(seen - lastSeen.getAndSet(seen), Math::max);
-            }));
-            // Started from a Shuttle thread, so that every wake-up goes through this carrier's runNext.
-            shuttle.ofVirtual().start(() -> threads.forEach(Thread::start)).join();
-            for (Thread t : threads) {
-                assertTrue(t.join(java.time.Duration.ofSeconds(30)), "a hand-off pair never finished");
+        for (int attempt = 1; ; attempt++) {
+            try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+                int maxGap = longestWaitBehindARunNextPair(shuttle, 2_000);
+                if (shuttle.pool().monitor.retakes() == 0) {
+                    assertTrue(maxGap <= Carrier.RUN_NEXT_LIMIT + 2,
+                            "the other pair waited for " + maxGap + " hand-offs in a row");
+                    return;
+                }
+                assertTrue(attempt < 5, "the monitor retook the processor in each of " + attempt + " runs");
             }
-            assertEquals(2 * turns, aTurns.get());
-            // The bound holds while the one processor stays with one carrier thread; a retake (a carrier the monitor
-            // took for blocked) sends the old carrier's wake-ups to the global queue, so the message says whether one
-            // happened.
-            assertTrue(maxGap.get() <= Carrier.RUN_NEXT_LIMIT + 2,
-                    "the other pair waited for " + maxGap.get() + " hand-offs in a row (monitor retakes: "
-                            + shuttle.pool().monitor.retakes() + ", carrier threads: "
-                            + shuttle.pool().spares.carrierThreads() + ")");
         }
+    }
+
+    /** The most turns the first of two hand-off pairs took between two turns of the second. */
+    private static int longestWaitBehindARunNextPair(ShuttleScheduler shuttle, int turns) throws InterruptedException {
+        AtomicInteger aTurns = new AtomicInteger();
+        AtomicInteger lastSeen = new AtomicInteger();
+        AtomicInteger maxGap = new AtomicInteger();
+        List<Thread> threads = new ArrayList<>();
+        threads.addAll(handOffPair(shuttle, turns, aTurns::incrementAndGet));
+        threads.addAll(handOffPair(shuttle, turns, () -> {
+            int seen = aTurns.get();
+            maxGap.accumulateAndGet(seen - lastSeen.getAndSet(seen), Math::max);
+        }));
+        // Started from a Shuttle thread, so that every wake-up goes through this carrier's runNext.
+        shuttle.ofVirtual().start(() -> threads.forEach(Thread::start)).join();
+        for (Thread t : threads) {
+            assertTrue(t.join(java.time.Duration.ofSeconds(30)), "a hand-off pair never finished");
+        }
+        assertEquals(2 * turns, aTurns.get());
+        return maxGap.get();
     }
 
     /** Two unstarted threads that take {@code turns} turns each, alternately, running {@code onTurn} on each. */
