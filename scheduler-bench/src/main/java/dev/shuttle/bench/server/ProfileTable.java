@@ -58,11 +58,15 @@ final class ProfileTable {
     /** One endpoint's profiled runs on one scheduler, every round's added up. */
     private record Pooled(JavaSamples samples, long requests) {
         double micros(CodeArea area) {
-            return samples.count(area) * (double) samples.periodNanos() / 1e3 / requests;
+            return microsPerRequest(samples.count(area));
         }
 
         double totalMicros() {
-            return samples.total() * (double) samples.periodNanos() / 1e3 / requests;
+            return microsPerRequest(samples.total());
+        }
+
+        private double microsPerRequest(long sampleCount) {
+            return sampleCount * (double) samples.periodNanos() / 1e3 / requests;
         }
     }
 

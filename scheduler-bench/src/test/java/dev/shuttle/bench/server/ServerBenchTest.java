@@ -67,15 +67,19 @@ class ServerBenchTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new ServerBench.Settings("none", 1, 1, 1, 1, 1, new double[0], 4, 1, 1, 0.5, 1));
         assertTrue(e.getMessage().contains("no open-loop load step"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
+        assertTrue(ServerBench.FULL.describe().contains("5.0 s open loop at the first step's load not measured"),
+                ServerBench.FULL.describe());
+    }
+
+    @Test
+    void aProfiledRunNeedsALoadAndTheSettingsTextNamesIt() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> new ServerBench.Settings("no load", 1, 1, 1, 1, 1, new double[] {0.5}, 4, 1, 1, 0, 1));
         assertTrue(e.getMessage().contains("profiled run at load 0.0"), e.getMessage());
         assertTrue(ServerBench.FULL.describe().contains("5.0 s at 50% load after 1.0 s of it, with the server's Java"
                 + " code sampled"), ServerBench.FULL.describe());
         assertFalse(new ServerBench.Settings("unprofiled", 1, 1, 1, 1, 1, new double[] {0.5}, 4, 1, 1, 0, 0)
                 .describe().contains("sampled"));
-        assertTrue(ServerBench.FULL.describe().contains("5.0 s open loop at the first step's load not measured"),
-                ServerBench.FULL.describe());
     }
 
     @Test

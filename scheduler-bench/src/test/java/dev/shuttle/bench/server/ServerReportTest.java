@@ -71,10 +71,12 @@ class ServerReportTest {
                 r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity), r.gc());
     }
 
-    private static ServerBench.Profile profile(int round, String scheduler, long requests, long scheduler1,
-            long spin) {
+    /** A profiled run of {@code /lock/spinbit} whose 1 ms samples fell in the scheduler and the handler's spin. */
+    private static ServerBench.Profile profile(int round, String scheduler, long requests, long schedulerSamples,
+            long spinSamples) {
         return new ServerBench.Profile(round, Framework.HELIDON, Endpoint.LOCK_SPINBIT, scheduler, 0.5, requests,
-                new JavaSamples(1_000_000, Map.of(CodeArea.SCHEDULER, scheduler1, CodeArea.HANDLER_SPIN, spin)));
+                new JavaSamples(1_000_000, Map.of(CodeArea.SCHEDULER, schedulerSamples, CodeArea.HANDLER_SPIN,
+                        spinSamples)));
     }
 
     @Test
