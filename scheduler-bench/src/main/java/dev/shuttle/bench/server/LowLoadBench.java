@@ -1,0 +1,235 @@
+package dev.shuttle.bench.server;
+
+import dev.shuttle.bench.metrics.ThreadSwitches;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Does a carrier take the core from the platform thread that feeds it? Request/response through the JDK
+ * {@code HttpServer}'s dispatcher thread at low load ({@link LowLoadApp}: one or a few requests in flight), each run in
+ * a JVM of its own, on the JDK's default scheduler and on Shuttle through its agent (and, given {@code --baseline}, on
+ * another build of Shuttle), the order rotating from round to round. Per request it reports the carriers' voluntary
+ * and involuntary context switches, those of the JDK's poller and the dispatcher, process CPU, the share of answers
+ * that reached the client before their handler's last statement had run, and Shuttle's scheduler counters; each
+ * Shuttle/JDK comparison as the median of the per-round ratios with its 95 % interval ({@link RatioInterval}).
+ *
+ * <p>Usage: {@code java -cp scheduler-bench/target/benchmarks.jar dev.shuttle.bench.server.LowLoadBench
+ * [--rounds N] [--requests N] [--warmup N] [--clients 1,4] [--baseline DIR]}, from the repository root (the agent is
+ * found as for the server benchmark). {@code --baseline DIR} adds a third configuration whose Shuttle classes come
+ * from the {@code scheduler-core*.jar} and {@code scheduler-timers*.jar} in DIR, for a build-to-build comparison.
+ */
+public final class LowLoadBench {
+    private static final long RUN_TIMEOUT_SECONDS = 300;
+
+    private record Config(String name, List<String> flags, String classPath) {
+    }
+
+    private LowLoadBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = 5;
+        int requests = 20_000;
+        int warmup = 10_000;
+        List<Integer> clientCounts = List.of(1, 4);
+        Path baseline = null;
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--rounds" -> rounds = positive(args[i], value);
+                case "--requests" -> requests = positive(args[i], value);
+                case "--warmup" -> warmup = positive(args[i], value);
+                case "--clients" -> clientCounts = parseList(value);
+                case "--baseline" -> baseline = Path.of(require(args[i], value));
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: LowLoadBench [--rounds N] [--requests N] [--warmup N] [--clients 1,4]"
+                        + " [--baseline DIR]");
+            }
+            i++;
+        }
+        if (!ThreadSwitches.available()) {
+            throw new IllegalStateException("LowLoadBench reads /proc/self/task: Linux only");
+        }
+        List<Config> configs = configs(baseline);
+        // results.get(clients).get(config) = one map of metric -> per-request value, per round
+        Map<Integer, Map<String, List<Map<String, Double>>>> results = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (int clients : clientCounts) {
+                for (int k = 0; k < configs.size(); k++) {
+                    Config config = configs.get((k + round) % configs.size());
+                    Map<String, Double> run = perRequest(run(config, clients, warmup, requests));
+                    results.computeIfAbsent(clients, c -> new LinkedHashMap<>())
+                            .computeIfAbsent(config.name(), c -> new ArrayList<>()).add(run);
+                    System.err.printf(Locale.ROOT, "round %d, %d clients, %s: %s%n", round + 1, clients,
+                            config.name(), run);
+                }
+            }
+        }
+        System.out.print(report(results, configs, rounds, requests));
+    }
+
+    private static List<Config> configs(Path baseline) throws IOException {
+        String benchJar = System.getProperty("java.class.path");
+        List<Config> configs = new ArrayList<>();
+        configs.add(new Config("jdk", List.of(), benchJar));
+        configs.add(new Config("shuttle", ServerProcess.shuttleFlags(), benchJar));
+        if (baseline != null) {
+            Path core = jarIn(baseline, "scheduler-core");
+            Path timers = jarIn(baseline, "scheduler-timers");
+            configs.add(new Config("baseline", List.of("-javaagent:" + core.toAbsolutePath(),
+                    "-Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler"),
+                    core.toAbsolutePath() + File.pathSeparator + timers.toAbsolutePath() + File.pathSeparator
+                            + benchJar));
+        }
+        return configs;
+    }
+
+    private static Path jarIn(Path dir, String artifact) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.getFileName().toString().matches(artifact + "-[^-]+(-SNAPSHOT)?\\.jar"))
+                    .findFirst().orElseThrow(() -> new IllegalArgumentException("--baseline " + dir + " holds no "
+                            + artifact + "-<version>.jar"));
+        }
+    }
+
+    /** Runs one child JVM and returns its RESULT pairs. */
+    private static Map<String, Long> run(Config config, int clients, int warmup, int requests) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ServerProcess.commonFlags());
+        command.addAll(config.flags());
+        command.addAll(List.of("-cp", config.classPath(), LowLoadApp.class.getName(), Integer.toString(clients),
+                Integer.toString(warmup), Integer.toString(requests)));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String result = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.US_ASCII))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.startsWith("RESULT ")) {
+                    result = line;
+                } else {
+                    System.err.println(config.name() + ": " + line);
+                }
+            }
+        }
+        if (!process.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(config.name() + " did not end within " + RUN_TIMEOUT_SECONDS + " s");
+        }
+        if (process.exitValue() != 0 || result == null) {
+            throw new IllegalStateException(config.name() + " failed (exit " + process.exitValue() + "): "
+                    + String.join(" ", command));
+        }
+        Map<String, Long> pairs = new LinkedHashMap<>();
+        for (String pair : result.substring("RESULT ".length()).split(" ")) {
+            int eq = pair.indexOf('=');
+            pairs.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
+        }
+        return pairs;
+    }
+
+    /** The run's counts per request; CPU in µs, the early answers in percent. */
+    private static Map<String, Double> perRequest(Map<String, Long> raw) {
+        double n = raw.get("requests");
+        Map<String, Double> m = new LinkedHashMap<>();
+        m.put("cpuMicros", raw.get("cpuNanos") / 1e3 / n);
+        m.put("tailUnfinishedPercent", 100.0 * raw.get("tailUnfinished") / n);
+        m.put("requestsPerSecond", n * 1e9 / raw.get("elapsedNanos"));
+        raw.forEach((name, value) -> {
+            if (name.endsWith("Voluntary") || name.endsWith("Involuntary") || name.startsWith("mx.")) {
+                m.put(name, value / n);
+            }
+        });
+        return m;
+    }
+
+    private static String report(Map<Integer, Map<String, List<Map<String, Double>>>> results, List<Config> configs,
+            int rounds, int requests) {
+        StringBuilder md = new StringBuilder();
+        md.append(String.format(Locale.ROOT, "LowLoadBench: %d rounds of %d measured requests per configuration;"
+                + " values per request, median [lowest, highest] over the rounds; ratio = median of the per-round"
+                + " ratios to jdk with its 95 %% bootstrap interval (a verdict needs %d rounds)%n", rounds, requests,
+                RatioInterval.MIN_ROUNDS));
+        for (var byClients : results.entrySet()) {
+            md.append(String.format(Locale.ROOT, "%n%d client(s) in flight%n", byClients.getKey()));
+            Map<String, List<Map<String, Double>>> byConfig = byClients.getValue();
+            TreeSet<String> metrics = new TreeSet<>();
+            byConfig.values().forEach(runs -> runs.forEach(run -> metrics.addAll(run.keySet())));
+            for (String metric : metrics) {
+                md.append(String.format(Locale.ROOT, "  %-40s", metric));
+                List<Map<String, Double>> jdk = byConfig.get("jdk");
+                for (Config config : configs) {
+                    List<Map<String, Double>> runs = byConfig.get(config.name());
+                    double[] v = runs.stream().mapToDouble(r -> r.getOrDefault(metric, Double.NaN)).toArray();
+                    if (Double.isNaN(v[0])) {
+                        md.append(String.format(Locale.ROOT, " %s -", config.name()));
+                        continue;
+                    }
+                    md.append(String.format(Locale.ROOT, " %s %.3f [%.3f, %.3f]", config.name(),
+                            RatioInterval.median(v), min(v), max(v)));
+                    if (!config.name().equals("jdk")) {
+                        double[] ratios = new double[v.length];
+                        for (int i = 0; i < v.length; i++) {
+                            double j = jdk.get(i).getOrDefault(metric, Double.NaN);
+                            ratios[i] = j == 0 ? Double.NaN : v[i] / j;
+                        }
+                        md.append(" (").append(RatioInterval.of(ratios).format()).append(')');
+                    }
+                }
+                md.append('\n');
+            }
+        }
+        return md.toString();
+    }
+
+    private static double min(double[] v) {
+        double m = Double.POSITIVE_INFINITY;
+        for (double x : v) {
+            m = Math.min(m, x);
+        }
+        return m;
+    }
+
+    private static double max(double[] v) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (double x : v) {
+            m = Math.max(m, x);
+        }
+        return m;
+    }
+
+    private static int positive(String flag, String value) {
+        int n = Integer.parseInt(require(flag, value));
+        if (n < 1) {
+            throw new IllegalArgumentException(flag + " must be at least 1: " + value);
+        }
+        return n;
+    }
+
+    private static String require(String flag, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return value;
+    }
+
+    private static List<Integer> parseList(String value) {
+        List<Integer> list = new ArrayList<>();
+        for (String s : require("--clients", value).split(",")) {
+            list.add(positive("--clients", s.strip()));
+        }
+        return List.copyOf(list);
+    }
+}
