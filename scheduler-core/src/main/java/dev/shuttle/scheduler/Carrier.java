@@ -45,6 +45,10 @@ final class Carrier extends CarrierThread implements IntPredicate {
     private boolean blocking;
     /** Owner: woken to search and has not found a task since; parking with it set counts an empty wake-up. */
     private boolean wokenToSearch;
+    /** Owner: reads this thread's involuntary context switches. */
+    private final InvoluntarySwitches switches = new InvoluntarySwitches();
+    /** Owner: that count when this carrier last parked (or started), or {@code UNAVAILABLE}. */
+    private long switchesAtLastPark = InvoluntarySwitches.UNAVAILABLE;
 
     Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, SpareCarriers spares, Wakeups wakeups,
             TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
@@ -62,6 +66,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
     public void run() {
         recordActivity();
         TimerSlack.lowerForCurrentThread();
+        switchesAtLastPark = switches.read();
         try {
             while (!state.isStopping()) {
                 if (p == null) {
@@ -270,7 +275,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
         if (timers.fireAnyExpired(proc) > 0 && (task = takeLocal(proc)) != null) {
             return found(task);
         }
-        if (tryBeginSearching() && (task = WorkSearch.search(state, deadlines, proc)) != null) {
+        if (tryBeginSearching() && (task = WorkSearch.search(state, proc)) != null) {
             return found(task);
         }
         return prepareToPark() ? awaitWake(proc) : null;
@@ -354,8 +359,26 @@ final class Carrier extends CarrierThread implements IntPredicate {
             wokenToSearch = false;
             proc.emptyWakeUps++;
         }
+        noteSwitches(proc);
         proc.backoff.parking();
         return true;
+    }
+
+    /**
+     * Before a park, the one moment a carrier is about to give up its core anyway, so the reading's system call costs
+     * nothing a running task would wait for: counts the involuntary switches since this carrier last parked into
+     * {@code proc}'s counter and, if there were any, tells the search back-off that the core is wanted by other
+     * threads. A switch while a task ran counts as much as one while the carrier spun: either says that a spin now
+     * would hold a core that another runnable thread is waiting for.
+     */
+    private void noteSwitches(Processor proc) {
+        long now = switches.read();
+        long last = switchesAtLastPark;
+        switchesAtLastPark = now;
+        if (now != InvoluntarySwitches.UNAVAILABLE && last != InvoluntarySwitches.UNAVAILABLE && now > last) {
+            proc.involuntarySwitches += now - last;
+            proc.backoff.contended();
+        }
     }
 
     /**

@@ -99,6 +99,15 @@ final class Processor {
     long wakeUps;
     /** Holder: times its carrier, woken to search, slept again without having run a task (a wake-up for nothing). */
     long emptyWakeUps;
+    /** Holder: searches that spun (paused between two rounds) and then found work. */
+    long spinsFound;
+    /** Holder: searches that spun and found nothing; the carrier parked after them. */
+    long spinsWasted;
+    /**
+     * Holder: involuntary context switches of the carriers that held this processor, counted by each as it parks
+     * ({@link InvoluntarySwitches}): times the kernel took a carrier's core while it was runnable.
+     */
+    long involuntarySwitches;
     /** Holder: timers fired from this processor's own heap. */
     long timersFiredOwn;
     /** Holder: timers this processor's carrier fired from other processors' heaps. */

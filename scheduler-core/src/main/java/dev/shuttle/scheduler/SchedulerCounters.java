@@ -6,9 +6,10 @@ package dev.shuttle.scheduler;
  * once, racing with its writer, so two counters read together may disagree by the events of the last microseconds.
  */
 record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, long emptyWakeUps, long timersArmed,
-        long timersFired, long timersStolen, long handOffs, long retakes, long rescues) {
+        long timersFired, long timersStolen, long handOffs, long retakes, long rescues, long spinsFound,
+        long spinsWasted, long involuntarySwitches) {
 
-    static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static SchedulerCounters of(CarrierPool pool) {
         long run = 0;
@@ -19,6 +20,9 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
         long armed = pool.timers.externalArms.sum();
         long fired = 0;
         long stolen = 0;
+        long spinsFound = 0;
+        long spinsWasted = 0;
+        long switches = 0;
         // Retired processors too: what they counted happened, and a carrier finishing its last task there may count on.
         for (Processor p : pool.state.everCreated()) {
             run += p.tasksRun;
@@ -29,9 +33,13 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
             armed += p.timersArmed;
             fired += p.timersFiredOwn + p.timersStolen;
             stolen += p.timersStolen;
+            spinsFound += p.spinsFound;
+            spinsWasted += p.spinsWasted;
+            switches += p.involuntarySwitches;
         }
         return new SchedulerCounters(run, steals, parks, wakeUps, emptyWakeUps, armed, fired, stolen,
-                pool.spares.handOffs.get(), pool.monitor.retakes(), pool.monitor.rescues());
+                pool.spares.handOffs.get(), pool.monitor.retakes(), pool.monitor.rescues(), spinsFound, spinsWasted,
+                switches);
     }
 
     /** What happened between {@code earlier} and this reading. */
@@ -39,6 +47,7 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
         return new SchedulerCounters(tasksRun - earlier.tasksRun, steals - earlier.steals, parks - earlier.parks,
                 wakeUps - earlier.wakeUps, emptyWakeUps - earlier.emptyWakeUps, timersArmed - earlier.timersArmed,
                 timersFired - earlier.timersFired, timersStolen - earlier.timersStolen, handOffs - earlier.handOffs,
-                retakes - earlier.retakes, rescues - earlier.rescues);
+                retakes - earlier.retakes, rescues - earlier.rescues, spinsFound - earlier.spinsFound,
+                spinsWasted - earlier.spinsWasted, involuntarySwitches - earlier.involuntarySwitches);
     }
 }

@@ -196,6 +196,21 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
         return pool.monitor.rescues();
     }
 
+    @Override
+    public long getSpinsFound() {
+        return counters().spinsFound();
+    }
+
+    @Override
+    public long getSpinsWasted() {
+        return counters().spinsWasted();
+    }
+
+    @Override
+    public long getInvoluntarySwitches() {
+        return InvoluntarySwitches.AVAILABLE ? counters().involuntarySwitches() : InvoluntarySwitches.UNAVAILABLE;
+    }
+
     SchedulerCounters counters() {
         return SchedulerCounters.of(pool);
     }

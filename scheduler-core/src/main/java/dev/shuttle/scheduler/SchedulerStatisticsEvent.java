@@ -41,6 +41,11 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
     @Label("Hand-offs") long handOffs;
     @Label("Monitor Retakes") long monitorRetakes;
     @Label("Monitor Rescues") long monitorRescues;
+    @Label("Spins Found") @Description("Searches that spun and then found work") long spinsFound;
+    @Label("Spins Wasted") @Description("Searches that spun, found nothing and parked") long spinsWasted;
+    @Label("Involuntary Switches")
+    @Description("Times a carrier's core was taken while it was runnable; -1 where it cannot be read")
+    long involuntarySwitches;
 
     private static final Runnable HOOK = SchedulerStatisticsEvent::emitAll;
 
@@ -83,6 +88,10 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
             e.handOffs = d.handOffs();
             e.monitorRetakes = d.retakes();
             e.monitorRescues = d.rescues();
+            e.spinsFound = d.spinsFound();
+            e.spinsWasted = d.spinsWasted();
+            e.involuntarySwitches = InvoluntarySwitches.AVAILABLE ? d.involuntarySwitches()
+                    : InvoluntarySwitches.UNAVAILABLE;
             e.commit();
         }
     }

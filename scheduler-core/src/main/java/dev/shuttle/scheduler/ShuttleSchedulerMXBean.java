@@ -83,6 +83,27 @@ public interface ShuttleSchedulerMXBean {
     /** Lost wake-ups and missed timers the monitor found and fixed; should stay 0. */
     long getMonitorRescues();
 
+    /**
+     * Searches in which a carrier out of work spun (paused between two passes over the queues) and then found work:
+     * each saved a park, an unpark and a wake-up's latency.
+     */
+    long getSpinsFound();
+
+    /**
+     * Searches in which a carrier spun and found nothing, then parked: the CPU of each spin was spent for nothing.
+     * Far more of these than {@link #getSpinsFound()} is normal for a server fed from outside (its carriers spin once,
+     * briefly, before each park); the budget shrinks while they dominate.
+     */
+    long getSpinsWasted();
+
+    /**
+     * Times the kernel took a carrier's core while the carrier was still runnable (Linux {@code ru_nivcsw} of each
+     * carrier thread, counted as it parks): a carrier fighting for its core with other threads. A carrier that was
+     * switched out so since its last park does not spin on its next search. -1 where it cannot be read: systems other
+     * than Linux, or native access not enabled for Shuttle ({@code --enable-native-access=ALL-UNNAMED}).
+     */
+    long getInvoluntarySwitches();
+
     /** Each processor's state now. */
     ProcessorState[] getProcessors();
 

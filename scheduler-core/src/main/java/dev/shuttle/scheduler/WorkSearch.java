@@ -29,16 +29,15 @@ final class WorkSearch {
     }
 
     /**
-     * Bounded search: rounds over the global queue and every busy processor, with spin and yield pauses as far as the
-     * {@link SearchBackoff} allows, and at least one whatever it allows: only a search that paused can tell a stuck
-     * processor's runNext from a busy one's, and a carrier woken for a thread that went into the runNext of a
+     * Bounded search: rounds over the global queue and every busy processor, with a spin between two rounds as far as
+     * the {@link SearchBackoff} allows, and at least one whatever it allows: only a search that paused can tell a
+     * stuck processor's runNext from a busy one's, and a carrier woken for a thread that went into the runNext of a
      * processor whose task keeps running (a thread started or woken by a task that spins or computes) finds nothing
      * else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
      * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
-     * state. It spins instead of yielding when a timer falls due soon
-     * ({@link SearchBackoff#YIELD_HORIZON_NANOS}).
+     * state. Counts the searches that paused by their outcome ({@code spinsFound}, {@code spinsWasted}).
      */
-    static Runnable search(PoolState state, TimerDeadlines deadlines, Processor proc) {
+    static Runnable search(PoolState state, Processor proc) {
         SearchBackoff backoff = proc.backoff;
         int rounds = Math.max(1, backoff.startSearch());
         for (int round = 0; round <= rounds; round++) {
@@ -48,13 +47,17 @@ final class WorkSearch {
             }
             if (task != null) {
                 backoff.found(round);
+                if (round > 0) {
+                    proc.spinsFound++;
+                }
                 return task;
             }
             if (round < rounds) {
-                backoff.pause(round, deadlines);
+                backoff.pause(round);
             }
         }
         backoff.wasted();
+        proc.spinsWasted++;
         return null;
     }
 

@@ -103,14 +103,16 @@
  * {@code searching} counts carriers looking for work. A carrier starts searching only while
  * {@code 2 * searching < busy carriers}, so at most about half the carriers burn CPU looking. A search is a bounded
  * number of rounds over the global queue and the busy carriers' queues ({@link dev.shuttle.scheduler.WorkSearch}),
- * separated first by {@code onSpinWait} bursts, then by {@code Thread.yield}; then the carrier parks. How it pauses
- * is one class, {@link dev.shuttle.scheduler.SearchBackoff}, shaped like Agrona's {@code BackoffIdleStrategy} (whose
- * own park stage cannot stand in for the idle-bit protocol). A searcher is neither idle nor between tasks, so nothing
- * fires timers while it is away: when one falls due within {@code SearchBackoff.YIELD_HORIZON_NANOS} it spins where
- * it would yield, since a yield can lose the core for a time slice. Each carrier spends only as many of those pauses
- * as its back-off allows, but at least one, after which it may take a running processor's {@code runNext} (see "Ownership"): the budget shrinks
- * while searches find nothing and is restored when spinning pays or would have paid. An idle
- * scheduler's carriers are all parked and use no CPU.
+ * separated by {@code onSpinWait} bursts; then the carrier parks. No pause yields: a {@code Thread.yield} that gives
+ * the core away is a context switch like a preemption, and the thread that takes the core is most often the JDK
+ * platform thread (poller, a server's dispatcher) that feeds the carriers, which then preempts a carrier mid-task in
+ * turn. How many rounds a search spins is one class, {@link dev.shuttle.scheduler.SearchBackoff}: the budget shrinks
+ * while searches find nothing, is restored when spinning pays or would have paid, and is spent at once when the
+ * carrier was switched out while runnable since its last park (its core is wanted by other threads; the carrier reads
+ * its own count before it parks, {@link dev.shuttle.scheduler.InvoluntarySwitches}). Every search pauses at least
+ * once, after which it may take a running processor's {@code runNext} (see "Ownership"). A search's spin is a few
+ * microseconds, so a searcher leaves no timer unfired for longer than that. An idle scheduler's carriers are all
+ * parked and use no CPU.
  *
  * <h2>Waking (Go's {@code wakep}, {@link dev.shuttle.scheduler.Wakeups})</h2>
  * After queueing any work, even a {@code runNext}-only hand-off, the submitter calls {@code wakep} (Go's

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import org.junit.jupiter.api.Test;
 
 class SearchBackoffTest {
-    private static final SpinPolicy POLICY = new SpinPolicy(2, 1, 1);
+    private static final SpinPolicy POLICY = new SpinPolicy(3, 1);
 
     @Test
     void fruitlessSearchesSpendTheBudgetDownToNoPauses() {
         SearchBackoff budget = new SearchBackoff(POLICY);
-        for (int expected = POLICY.rounds(); expected >= 0; expected--) {
+        for (int expected = POLICY.spinRounds(); expected >= 0; expected--) {
             assertEquals(expected, budget.startSearch());
             budget.wasted();
         }
@@ -28,24 +28,24 @@ class SearchBackoffTest {
         budget.found(0);
         assertEquals(1, budget.startSearch(), "work found before any pause says nothing about spinning");
         budget.found(1);
-        assertEquals(POLICY.rounds(), budget.startSearch());
+        assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 
     @Test
     void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() throws InterruptedException {
         SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
-        budget.pause(0, new TimerDeadlines(new PoolState(1, POLICY)));
+        budget.pause(0);
         Thread.sleep(50);
         budget.wasted();                          // a full-budget search that paused 50 ms and found nothing
         budget.parking();
         Thread.sleep(150);
         budget.wokenToSearch();                   // woken 150 ms later: spinning would not have caught that work
-        assertEquals(POLICY.rounds() - 1, budget.startSearch());
+        assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
         budget.wasted();
         budget.parking();
         budget.wokenToSearch();                   // woken at once: a full search would have found the work
-        assertEquals(POLICY.rounds(), budget.startSearch());
+        assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 
     @Test
@@ -56,14 +56,25 @@ class SearchBackoffTest {
         budget.wasted();                          // no pause: nothing learnt about how long spinning takes
         budget.parking();
         budget.wokenToSearch();
-        assertEquals(POLICY.rounds() - 1, budget.startSearch());
+        assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
     }
 
     @Test
     void aWakeTeachesNothingBeforeAFullSearchWasTimed() {
-        SearchBackoff budget = new SearchBackoff(new SpinPolicy(0, 0, 0));
+        SearchBackoff budget = new SearchBackoff(new SpinPolicy(0, 0));
         budget.parking();
         budget.wokenToSearch();
         assertEquals(0, budget.startSearch());
+    }
+
+    @Test
+    void aContendedCoreSpendsNoRoundsUntilSpinningPaysAgain() {
+        SearchBackoff budget = new SearchBackoff(POLICY);
+        budget.contended();
+        assertEquals(0, budget.startSearch(), "a carrier whose core was taken spins no rounds");
+        budget.wasted();
+        assertEquals(0, budget.startSearch());
+        budget.found(1);                          // the one pause every search makes found work: spinning pays
+        assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 }
