@@ -1,0 +1,134 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import javax.management.JMX;
+import javax.management.MalformedObjectNameException;
+import javax.management.ObjectName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The MXBean's spin counters: what a search's spin found, and carriers fighting for their cores. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SpinCountersTest {
+
+    /** A carrier that runs out of work searches, spins, finds nothing and parks: once per sleep of its one thread. */
+    @Test
+    void aSearchBeforeEachParkIsAWastedSpin() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-wasted-test").parallelism(1).build()) {
+            ShuttleSchedulerMXBean bean = bean(shuttle);
+            long before = bean.getSpinsWasted();
+            shuttle.ofVirtual().start(() -> {
+                for (int i = 0; i < 20; i++) {
+                    sleepMillis(2);
+                }
+            }).join();
+            long wasted = bean.getSpinsWasted() - before;
+            assertTrue(wasted >= 10, "20 sleeps with nothing else to run, yet " + wasted + " wasted spins");
+        }
+    }
+
+    /**
+     * A thread started by a task that keeps running lands in that carrier's runNext, which the other carrier may take
+     * only after its search has paused once: a spin that found work.
+     */
+    @Test
+    void aRunNextTakenAfterAPauseIsASpinThatFoundWork() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-found-test").parallelism(2).build()) {
+            ShuttleSchedulerMXBean bean = bean(shuttle);
+            long before = bean.getSpinsFound();
+            shuttle.ofVirtual().start(() -> {
+                for (int i = 0; i < 20; i++) {
+                    AtomicBoolean started = new AtomicBoolean();
+                    Thread child = shuttle.ofVirtual().start(() -> started.set(true));
+                    long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+                    while (!started.get() && System.nanoTime() - giveUp < 0) {
+                        Thread.onSpinWait();          // keep this carrier's tick still: the child waits in runNext
+                    }
+                    joinQuietly(child);
+                    sleepMillis(1);                   // let the other carrier park before the next round
+                }
+            }).join();
+            long found = bean.getSpinsFound() - before;
+            assertTrue(found >= 1, "20 children taken from a running carrier's runNext, none after a spin: " + found);
+        }
+    }
+
+    /**
+     * More runnable platform threads than cores take a carrier's core while its virtual thread computes; the carrier
+     * counts those switches when it parks. Needs native access, which the test JVM has.
+     */
+    @Test
+    void aCarrierPreemptedByOtherThreadsCountsItsInvoluntarySwitches() throws Exception {
+        assertTrue(InvoluntarySwitches.AVAILABLE, "the test JVM enables native access on Linux");
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-switches-test").parallelism(1).build()) {
+            ShuttleSchedulerMXBean bean = bean(shuttle);
+            long before = bean.getInvoluntarySwitches();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> hogs = new ArrayList<>();
+            for (int i = 0; i <= Runtime.getRuntime().availableProcessors(); i++) {
+                hogs.add(Thread.ofPlatform().daemon().start(() -> {
+                    while (!stop.get()) {
+                        Thread.onSpinWait();
+                    }
+                }));
+            }
+            try {
+                shuttle.ofVirtual().start(() -> {
+                    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+                    while (System.nanoTime() - end < 0) {
+                        Thread.onSpinWait();
+                    }
+                }).join();
+            } finally {
+                stop.set(true);
+                for (Thread hog : hogs) {
+                    hog.join();
+                }
+            }
+            shuttle.ofVirtual().start(() -> sleepMillis(5)).join();   // the carrier parks and counts
+            long switches = bean.getInvoluntarySwitches() - before;
+            assertTrue(switches > 0, "300 ms of computing beside more busy threads than cores, no switch counted");
+        }
+    }
+
+    @Test
+    void involuntarySwitchesAreMinusOneOnlyWhereTheyCannotBeRead() {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-unavailable-test").parallelism(1).build()) {
+            long switches = bean(shuttle).getInvoluntarySwitches();
+            assertEquals(InvoluntarySwitches.AVAILABLE, switches >= 0, "reported " + switches);
+        }
+    }
+
+    private static ShuttleSchedulerMXBean bean(ShuttleScheduler shuttle) {
+        try {
+            return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                    new ObjectName("dev.shuttle:type=ShuttleScheduler,name=" + shuttle.name()),
+                    ShuttleSchedulerMXBean.class);
+        } catch (MalformedObjectNameException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void sleepMillis(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void joinQuietly(Thread t) {
+        try {
+            t.join();
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
