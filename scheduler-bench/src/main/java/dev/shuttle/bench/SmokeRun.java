@@ -2,6 +2,7 @@ package dev.shuttle.bench;
 
 import dev.shuttle.bench.server.Endpoint;
 import dev.shuttle.bench.server.Framework;
+import dev.shuttle.bench.server.LowLoadBench;
 import dev.shuttle.bench.server.ServerBench;
 import java.util.Collection;
 import java.util.List;
@@ -17,7 +18,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * What CI runs: every benchmark in the jar (including {@code dev.shuttle.bench.lock} when present), one fork, no
  * warmup, one 100 ms iteration, with the smallest sizes where the defaults are large, then the real-server benchmark
  * with its smoke settings on each server framework, Helidon and the JDK's HttpServer (a few seconds per scheduler and
- * server, each its own line). A benchmark fails if JMH reports an error or it produces no result; a server fails if
+ * server, each its own line), and {@code LowLoadBench} with a few hundred requests (which fails if a Shuttle run's
+ * requests did not run on Shuttle). A benchmark fails if JMH reports an error or it produces no result; a server fails if
  * its requests run on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
  * failure.
  */
@@ -92,7 +94,20 @@ public final class SmokeRun {
                     + " (smoke settings)", outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
                     outcome.equals("ok") ? lost : " " + outcome);
         }
-        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size() + Framework.values().length,
+        long t0 = System.nanoTime();
+        String outcome;
+        try {
+            LowLoadBench.run(1, 400, 200, List.of(1, 2), List.of());
+            passed++;
+            outcome = "ok";
+        } catch (Exception e) {
+            failed++;
+            outcome = "FAILED: " + QuickCompare.rootCause(e);
+        }
+        System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.LowLoadBench (400 requests)",
+                outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
+                outcome.equals("ok") ? "" : " " + outcome);
+        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size() + Framework.values().length + 1,
                 (System.nanoTime() - start) / 1e9);
         System.out.println("SmokeRun: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 && passed > 0 ? 0 : 1);

@@ -1,12 +1,14 @@
 package dev.shuttle.bench.server;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.shuttle.bench.SchedulerSlack;
 import dev.shuttle.bench.metrics.ProcessCpu;
 import dev.shuttle.bench.metrics.ThreadSwitches;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -19,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
@@ -37,8 +40,13 @@ import javax.management.ObjectName;
  * not, so the share of answers that arrive before their handler finished says how often a carrier was descheduled
  * mid-task.
  *
+ * <p>Where a tail was late: the handler notes its carrier before and after {@code close()} and how long the close took,
+ * so a late tail is told apart as the thread unmounting in the close (another carrier after it) or its carrier losing
+ * the core (the same carrier, a slow close).
+ *
  * <p>Prints one line, {@code RESULT name=value ...}: the measured requests, their elapsed and process CPU time, the
- * context switches of each {@link ThreadSwitches.Role}, the answers that beat their handler's tail and, on Shuttle,
+ * context switches of each {@link ThreadSwitches.Role}, the answers that beat their handler's tail, the closes that
+ * moved or were slow and, on Shuttle,
  * the growth of every numeric attribute of the JVM-wide scheduler's MXBean ({@code mx.<attribute>}).
  *
  * <p>Usage: {@code LowLoadApp <clients> <warm-up requests> <measured requests>}.
@@ -47,6 +55,18 @@ public final class LowLoadApp {
     private static final ObjectName SCHEDULER = objectName("dev.shuttle:type=ShuttleScheduler,name=default");
     private static final byte[] ANSWER = "ok".getBytes(StandardCharsets.US_ASCII);
     private static final int TIMEOUT_MILLIS = 10_000;
+    /** A close that takes longer than this lost its core or its carrier meanwhile: it writes a few bytes. */
+    private static final long SLOW_CLOSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final MethodHandle CURRENT_CARRIER;
+
+    static {
+        try {
+            CURRENT_CARRIER = MethodHandles.privateLookupIn(Thread.class, MethodHandles.lookup())
+                    .findStatic(Thread.class, "currentCarrierThread", MethodType.methodType(Thread.class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private LowLoadApp() {
     }
@@ -64,20 +84,37 @@ public final class LowLoadApp {
         }
         SchedulerSlack.lowerCurrentThread();
         AtomicLongArray finished = new AtomicLongArray(clients);
+        LongAdder movedInClose = new LongAdder();
+        LongAdder slowClose = new LongAdder();
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
         server.setExecutor(executor);
         for (int c = 0; c < clients; c++) {
             int client = c;
             server.createContext("/c" + c, exchange -> {
-                answer(exchange);
+                exchange.getRequestBody().readAllBytes();
+                exchange.sendResponseHeaders(200, ANSWER.length);
+                Thread carrier = currentCarrier();
+                long closing = System.nanoTime();
+                try (OutputStream body = exchange.getResponseBody()) {
+                    body.write(ANSWER);               // sent as the stream closes: the client may have it from here
+                }
+                exchange.close();
                 finished.incrementAndGet(client);     // the tail: runs after the client may already have its answer
+                if (currentCarrier() != carrier) {
+                    movedInClose.increment();
+                }
+                if (System.nanoTime() - closing > SLOW_CLOSE_NANOS) {
+                    slowClose.increment();
+                }
             });
         }
         server.start();
         int port = server.getAddress().getPort();
         try {
             load(port, clients, warmup, finished);
+            movedInClose.reset();
+            slowClose.reset();
             Map<String, Long> mxBefore = schedulerCounters();
             ThreadSwitches before = ThreadSwitches.read();
             long cpu = ProcessCpu.nanos();
@@ -91,6 +128,7 @@ public final class LowLoadApp {
             line.append(" requests=").append(requests / clients * clients);
             line.append(" elapsedNanos=").append(elapsed).append(" cpuNanos=").append(cpu);
             line.append(" tailUnfinished=").append(early);
+            line.append(" movedInClose=").append(movedInClose.sum()).append(" slowClose=").append(slowClose.sum());
             for (ThreadSwitches.Role role : ThreadSwitches.Role.values()) {
                 ThreadSwitches.Counts c = switches.of(role);
                 String name = role.name().toLowerCase(java.util.Locale.ROOT);
@@ -107,13 +145,13 @@ public final class LowLoadApp {
         System.exit(0);
     }
 
-    private static void answer(HttpExchange exchange) throws IOException {
-        exchange.getRequestBody().readAllBytes();
-        exchange.sendResponseHeaders(200, ANSWER.length);
-        try (OutputStream body = exchange.getResponseBody()) {
-            body.write(ANSWER);
+    /** The carrier thread under the calling virtual thread ({@code Thread.currentCarrierThread}, opened to us). */
+    private static Thread currentCarrier() {
+        try {
+            return (Thread) CURRENT_CARRIER.invokeExact();
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
         }
-        exchange.close();
     }
 
     /**

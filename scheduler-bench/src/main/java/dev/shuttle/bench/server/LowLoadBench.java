@@ -20,15 +20,16 @@ import java.util.concurrent.TimeUnit;
  * Does a carrier take the core from the platform thread that feeds it? Request/response through the JDK
  * {@code HttpServer}'s dispatcher thread at low load ({@link LowLoadApp}: one or a few requests in flight), each run in
  * a JVM of its own, on the JDK's default scheduler and on Shuttle through its agent (and, given {@code --baseline}, on
- * another build of Shuttle), the order rotating from round to round. Per request it reports the carriers' voluntary
+ * other builds of Shuttle), the order rotating from round to round. Per request it reports the carriers' voluntary
  * and involuntary context switches, those of the JDK's poller and the dispatcher, process CPU, the share of answers
  * that reached the client before their handler's last statement had run, and Shuttle's scheduler counters; each
  * Shuttle/JDK comparison as the median of the per-round ratios with its 95 % interval ({@link RatioInterval}).
  *
  * <p>Usage: {@code java -cp scheduler-bench/target/benchmarks.jar dev.shuttle.bench.server.LowLoadBench
  * [--rounds N] [--requests N] [--warmup N] [--clients 1,4] [--baseline DIR]}, from the repository root (the agent is
- * found as for the server benchmark). {@code --baseline DIR} adds a third configuration whose Shuttle classes come
- * from the {@code scheduler-core*.jar} and {@code scheduler-timers*.jar} in DIR, for a build-to-build comparison.
+ * found as for the server benchmark). Each {@code --baseline DIR} adds a configuration, named as DIR, whose Shuttle
+ * classes come from the {@code scheduler-core*.jar} and {@code scheduler-timers*.jar} in DIR, for a build-to-build
+ * comparison.
  */
 public final class LowLoadBench {
     private static final long RUN_TIMEOUT_SECONDS = 300;
@@ -44,7 +45,7 @@ public final class LowLoadBench {
         int requests = 20_000;
         int warmup = 10_000;
         List<Integer> clientCounts = List.of(1, 4);
-        Path baseline = null;
+        List<Path> baselines = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -52,17 +53,27 @@ public final class LowLoadBench {
                 case "--requests" -> requests = positive(args[i], value);
                 case "--warmup" -> warmup = positive(args[i], value);
                 case "--clients" -> clientCounts = parseList(value);
-                case "--baseline" -> baseline = Path.of(require(args[i], value));
+                case "--baseline" -> baselines.add(Path.of(require(args[i], value)));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + "; usage: LowLoadBench [--rounds N] [--requests N] [--warmup N] [--clients 1,4]"
                         + " [--baseline DIR]");
             }
             i++;
         }
+        System.out.print(run(rounds, requests, warmup, clientCounts, baselines));
+    }
+
+    /**
+     * Runs every configuration {@code rounds} times at each of {@code clientCounts} and returns the report.
+     *
+     * @throws IllegalStateException if a run fails, or a Shuttle configuration's requests did not run on Shuttle
+     */
+    public static String run(int rounds, int requests, int warmup, List<Integer> clientCounts, List<Path> baselines)
+            throws Exception {
         if (!ThreadSwitches.available()) {
             throw new IllegalStateException("LowLoadBench reads /proc/self/task: Linux only");
         }
-        List<Config> configs = configs(baseline);
+        List<Config> configs = configs(baselines);
         // results.get(clients).get(config) = one map of metric -> per-request value, per round
         Map<Integer, Map<String, List<Map<String, Double>>>> results = new LinkedHashMap<>();
         for (int round = 0; round < rounds; round++) {
@@ -70,6 +81,11 @@ public final class LowLoadBench {
                 for (int k = 0; k < configs.size(); k++) {
                     Config config = configs.get((k + round) % configs.size());
                     Map<String, Double> run = perRequest(run(config, clients, warmup, requests));
+                    boolean onShuttle = run.getOrDefault("mx.TasksRun", 0.0) > 0;
+                    if (onShuttle != !config.name().equals("jdk")) {
+                        throw new IllegalStateException(config.name() + "'s requests ran "
+                                + (onShuttle ? "on Shuttle" : "without Shuttle's JVM-wide scheduler"));
+                    }
                     results.computeIfAbsent(clients, c -> new LinkedHashMap<>())
                             .computeIfAbsent(config.name(), c -> new ArrayList<>()).add(run);
                     System.err.printf(Locale.ROOT, "round %d, %d clients, %s: %s%n", round + 1, clients,
@@ -77,18 +93,18 @@ public final class LowLoadBench {
                 }
             }
         }
-        System.out.print(report(results, configs, rounds, requests));
+        return report(results, configs, rounds, requests);
     }
 
-    private static List<Config> configs(Path baseline) throws IOException {
+    private static List<Config> configs(List<Path> baselines) throws IOException {
         String benchJar = System.getProperty("java.class.path");
         List<Config> configs = new ArrayList<>();
         configs.add(new Config("jdk", List.of(), benchJar));
         configs.add(new Config("shuttle", ServerProcess.shuttleFlags(), benchJar));
-        if (baseline != null) {
+        for (Path baseline : baselines) {
             Path core = jarIn(baseline, "scheduler-core");
             Path timers = jarIn(baseline, "scheduler-timers");
-            configs.add(new Config("baseline", List.of("-javaagent:" + core.toAbsolutePath(),
+            configs.add(new Config(baseline.getFileName().toString(), List.of("-javaagent:" + core.toAbsolutePath(),
                     "-Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler"),
                     core.toAbsolutePath() + File.pathSeparator + timers.toAbsolutePath() + File.pathSeparator
                             + benchJar));
@@ -146,6 +162,8 @@ public final class LowLoadBench {
         Map<String, Double> m = new LinkedHashMap<>();
         m.put("cpuMicros", raw.get("cpuNanos") / 1e3 / n);
         m.put("tailUnfinishedPercent", 100.0 * raw.get("tailUnfinished") / n);
+        m.put("movedInClosePercent", 100.0 * raw.get("movedInClose") / n);
+        m.put("slowClosePercent", 100.0 * raw.get("slowClose") / n);
         m.put("requestsPerSecond", n * 1e9 / raw.get("elapsedNanos"));
         raw.forEach((name, value) -> {
             if (name.endsWith("Voluntary") || name.endsWith("Involuntary") || name.startsWith("mx.")) {
