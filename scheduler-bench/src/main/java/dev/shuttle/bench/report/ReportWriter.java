@@ -49,7 +49,7 @@ public final class ReportWriter {
                     "1000 timers armed then cancelled from one virtual thread: the carrier's timer"
                     + " heap growing and shrinking (Shuttle) against the delay-scheduler queue (JDK)"),
             Map.entry("juc.ChannelPingPong", "the JDK's spin-then-park waiters (LinkedTransferQueue, Exchanger ask"
-                    + " ForkJoinWorkerThread.hasKnownQueuedWork before spinning; docs/juc.md) and the runNext"
+                    + " ForkJoinWorkerThread.hasKnownQueuedWork before spinning; docs/design.md) and the runNext"
                     + " hand-off"),
             Map.entry("juc.ChannelProducerConsumer", "spin-then-park waiters with several pairs per carrier: the"
                     + " spin budget against queued work, and where each woken thread is queued"),
