@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a server's CPU goes, per request, from a perf profile of its JVM (docs/server.md, "Where the time goes").
+"""Where a server's CPU goes, per request, from a perf profile of its JVM (docs/design.md, "Known limits").
 
 Reads the output of `perf script -F comm,tid,ip,sym` for a recording of the server process
 (`perf record -F HZ -g -p PID -- sleep SECONDS`, taken while SteadyLoad holds it at a rate) and prints

@@ -80,7 +80,7 @@
  * <dd>At most once a millisecond, a release that sees sleepers also walks the stack and moves its
  *     deepest SLEEPING node to WOKEN (without the role), even if a spinner exists: Go's
  *     anti-starvation wake, which Go makes on 1 contended unlock in 16: with critical sections of
- *     nanoseconds that is a futex wake every few hundred nanoseconds (docs/lock.md). Releases
+ *     nanoseconds that is a futex wake every few hundred nanoseconds (docs/design.md, "The spin-bit lock"). Releases
  *     that see a spinner read the clock only every N-th time, N adapted (16 to 4096) so that the
  *     clock is read about every 100 us.
  *     The nodes below the next live node up are all dead, so the walk cuts them off: the stack does

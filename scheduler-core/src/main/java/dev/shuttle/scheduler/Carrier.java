@@ -25,7 +25,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
     /**
      * Consecutive runNext picks before the queue gets a turn: Tokio's {@code MAX_LIFO_POLLS_PER_TICK}. A thread queued
      * behind a hand-off pair waits for this many of its hand-offs per queue turn; Go bounds the pair only by the time
-     * slice it shares, and 61 here kept such threads waiting 90-120 µs at the p99 (docs/juc.md).
+     * slice it shares, and 61 here kept such threads waiting 90-120 µs at the p99 (docs/design.md, "Where a task
+     * goes").
      */
     static final int RUN_NEXT_LIMIT = 3;
     private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
@@ -300,7 +301,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * since submitters skipped waking anyone while it searched. Go wakes one whatever is left, to reach full
      * parallelism sooner; when tasks arrive one at a time from outside (a server's dispatcher thread) every such wake
      * is empty: the woken carrier searches, finds nothing and parks, a wake-up, a search and a park per request
-     * (docs/server.md, "Empty wake-ups removed"). Lowering the count comes before the look, and a submitter pushes
+     * (docs/design.md, "Searching and the wake rule"). Lowering the count comes before the look, and a submitter pushes
      * before it reads the count, so a submitter that saw this carrier searching and woke nobody pushed before the
      * look, which sees its task ({@code FoundVersusSubmitStress}); a timer armed meanwhile is seen as pending the same
      * way.
@@ -477,8 +478,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * when a search takes it ({@link WorkSearch}). Its pusher saw this carrier searching and woke nobody, so parking
      * past it would leave it to the monitor's next look ({@code ParkVersusSubmitStress.RunNextFromSearching}). A
      * runNext whose owner has moved on is left to the owner, which runs it at its next task switch: counting every
-     * runNext kept carriers searching through a ping-pong (docs/juc.md). A record from an older search only means
-     * the processor has stood still for longer.
+     * runNext kept carriers searching through a ping-pong (docs/design.md, "The JDK's contracts"). A record from an
+     * older search only means the processor has stood still for longer.
      */
     private boolean standingRunNext(Processor victim) {
         int[] seen = p.ticksAtSearchStart;

@@ -56,8 +56,8 @@ final class Monitor implements Runnable {
      * How long work must wait unserved, at every look, before the monitor calls it a lost wake-up. Every wake-up path
      * has a window between publishing and waking (a pusher between its push and {@code wakep}, a carrier between its
      * idle bit and its re-check) in which a look sees exactly what a lost wake-up leaves, and on a loaded machine the
-     * OS can hold a thread in that window for milliseconds (docs/blocking.md). Fifty is far past such delays, and a
-     * lost wake-up, which waits forever, still shows.
+     * OS can hold a thread in that window for milliseconds (docs/design.md, "Blocking and the monitor"). Fifty is far
+     * past such delays, and a lost wake-up, which waits forever, still shows.
      */
     static final long RESCUE_AFTER_NANOS = 50_000_000;
 

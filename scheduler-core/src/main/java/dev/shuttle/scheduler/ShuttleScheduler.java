@@ -76,7 +76,7 @@ public final class ShuttleScheduler implements AutoCloseable {
     /**
      * The scheduler of every virtual thread created without an explicit scheduler, if Shuttle is the JVM's default:
      * present when the JVM runs with {@code -javaagent:scheduler-core.jar
-     * -Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler} (see docs/agent.md), empty
+     * -Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler} (see docs/guide.md), empty
      * otherwise (virtual threads then use the JDK's {@code ForkJoinPool}). It lives as long as the JVM: its
      * {@link #close()} throws.
      */

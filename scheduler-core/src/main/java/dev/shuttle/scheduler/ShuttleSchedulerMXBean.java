@@ -4,7 +4,7 @@ package dev.shuttle.scheduler;
  * The management interface of one {@link ShuttleScheduler}, registered in the platform MBean server as
  * {@code dev.shuttle:type=ShuttleScheduler,name=<name>} from {@link ShuttleScheduler.Builder#build()} until
  * {@link ShuttleScheduler#close()} (the JVM's default scheduler, installed by the agent, is named {@code default}).
- * Readable with jconsole, JMC or any JMX client; docs/observability.md says what each attribute means and what to do
+ * Readable with jconsole, JMC or any JMX client; docs/operations.md says what each attribute means and what to do
  * about it.
  *
  * <p>Gauges describe the moment of the call. Counters count since the scheduler was built; each is summed over the

@@ -9,9 +9,9 @@ package dev.shuttle.scheduler;
  * the searcher takes the partner, the two hand over between two spinning carriers, and on a quiet machine that beats
  * switching both on one carrier. It fails when the cores are shared with other runnable threads: the partner's
  * carrier loses its core, the waiter spins its whole budget (1,024 pauses in {@code Exchanger}) and parks anyway, and
- * the next hand-off splits the pair again (docs/juc.md). What tells the two apart is the advice's outcome: a thread
- * told to spin that asks again was met within its spin; one that unmounts before asking again spun for nothing and
- * parked. {@link #answered} and {@link #unmounted} see exactly those two events.
+ * the next hand-off splits the pair again (docs/design.md, "Spinning and parking"). What tells the two apart is the
+ * advice's outcome: a thread told to spin that asks again was met within its spin; one that unmounts before asking
+ * again spun for nothing and parked. {@link #answered} and {@link #unmounted} see exactly those two events.
  *
  * <p>The rule. Each wasted spin adds {@link #WASTE_WEIGHT}, each spin that paid takes one away, so the score grows
  * only while more than about one advised spin in {@code WASTE_WEIGHT + 1} is wasted. Past {@link #WASTE_LIMIT} the

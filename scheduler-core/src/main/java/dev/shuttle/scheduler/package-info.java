@@ -74,7 +74,8 @@
  * {@code runNext} at most 3 times in a row before the queue gets a turn (Tokio's {@code MAX_LIFO_POLLS_PER_TICK}): a
  * ping-pong pair handing {@code runNext} back and forth would otherwise starve the queue, and every thread queued
  * behind the pair waits for that many of its hand-offs per turn. Go bounds the pair only by the time slice it shares;
- * 61 in a row, as at first, kept the threads of other pairs waiting 90-120 µs at the p99 (docs/juc.md).
+ * 61 in a row, as at first, kept the threads of other pairs waiting 90-120 µs at the p99 (docs/design.md, "Where a task
+ * goes").
  *
  * <h2>Ownership</h2>
  * <ul>
@@ -173,7 +174,7 @@
  * {@link dev.shuttle.scheduler.Monitor} is the slower net: it marks a processor whose tick stood still with work
  * waiting as stuck (thieves may then take its {@code runNext} at once) and wakes an idle carrier to steal, or, if its
  * carrier is off the CPU, hands the processor to another carrier thread. Nothing waits for the monitor's look in the
- * common case, so its looks can back off as Go's sysmon's do (docs/blocking.md, "The monitor under a server's load").
+ * common case, so its looks can back off as Go's sysmon's do (docs/design.md, "Blocking and the monitor").
  *
  * <p>While every processor is idle and no timer is pending, the monitor parks without a timeout. It publishes
  * {@code asleep} in the signal, then looks at the idle set once more; a carrier leaving the idle set clears its bit,
@@ -185,7 +186,8 @@
  * or a new one up to {@code maxCarriers}):
  * <ul>
  *   <li>A call the JDK marks with {@code jdk.internal.misc.Blocker} (process pipes, {@code InetAddress} lookups,
- *       {@code System.in}, {@code fsync}, direct and synchronous file I/O; docs/blocking.md lists them): with the
+ *       {@code System.in}, {@code fsync}, direct and synchronous file I/O; docs/guide.md, "Blocking calls", lists
+ * them): with the
  *       agent, {@link dev.shuttle.scheduler.CarrierHooksTransformer} makes it Go's {@code entersyscall}: the processor
  *       goes to phase BLOCKING and is handed off at once if work waits for it, later by the monitor or by a waker
  *       that finds no idle processor ({@code Wakeups.wakep}); on return ({@code exitsyscall}) the carrier takes it
@@ -321,7 +323,8 @@
  * no woken carrier is on its way. The bet on a searcher pays on a quiet machine and loses when the cores are shared
  * with other runnable threads (the split pair's partner loses its core and the waiter spins its whole budget), so
  * each carrier keeps score of whether the spins it advised were met ({@link dev.shuttle.scheduler.SpinAdvice}, owned
- * by the carrier, no atomics) and stops betting for a while when too many ran out. See docs/juc.md.
+ * by the carrier, no atomics) and stops betting for a while when too many ran out. See docs/design.md, "The JDK's
+ * contracts".
  *
  * <h2>Observability</h2>
  * Event counters (tasks run, steals, parks, wake-ups, timers armed, fired and stolen) are plain fields of each
@@ -330,6 +333,6 @@
  * and is documented as such. {@code ShuttleSchedulerMXBean} and the JFR events of category "Shuttle" only read. The
  * monitor records {@code CarrierBlocked} and {@code LongTask}, carriers record {@code TimerLate} only for a batch
  * already late, and JFR's periodic thread records {@code SchedulerStatistics}; a disabled event costs a carrier
- * nothing. docs/observability.md is the operator's guide.
+ * nothing. docs/operations.md is the operator's guide.
  */
 package dev.shuttle.scheduler;

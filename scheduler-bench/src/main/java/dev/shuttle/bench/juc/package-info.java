@@ -3,7 +3,7 @@
  * (issue 20). The JDK's own waiters decide between spinning and parking by asking about the carrier
  * ({@code ForkJoinWorkerThread.hasKnownQueuedWork}), and a woken thread's place in the run queue decides how long it
  * waits for its waker; the scheduling benchmarks ({@code sched.PingPong}: park/unpark) do not see either. What each
- * benchmark measures and why (docs/juc.md has the audit of those JDK waiters and the measured numbers):
+ * benchmark measures and why (docs/design.md, "The JDK's contracts", has what those JDK waiters ask):
  *
  * <ul>
  *   <li>{@link dev.shuttle.bench.juc.ChannelPingPong}: round trip of two threads through two channels of one kind,

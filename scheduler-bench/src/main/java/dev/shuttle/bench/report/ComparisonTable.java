@@ -169,6 +169,40 @@ public final class ComparisonTable {
         return sb.toString();
     }
 
+    /**
+     * The report's opening table: one row per benchmark and parameter set, its primary metric only, with what this
+     * one run says. A ratio within {@code tolerance} of 1 (0.05 = 5 %) is called level: one run cannot separate such
+     * a difference from the machine's run-to-run spread.
+     */
+    public String toSummaryMarkdown(double tolerance) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("| benchmark | params | metric | JDK default | Shuttle | Shuttle/JDK | in this run |\n");
+        sb.append("|---|---|---|---:|---:|---:|---|\n");
+        for (Row r : rows) {
+            if (!r.primary()) {
+                continue;
+            }
+            sb.append("| ").append(r.benchmark()).append(" | ").append(r.params()).append(" | ").append(r.metric())
+                    .append(" (").append(r.unit()).append(", ").append(r.higherIsBetter() ? "higher" : "lower")
+                    .append(" is better) | ").append(format(r.jdk())).append(" | ").append(format(r.shuttle()))
+                    .append(" | ").append(formatRatio(r.ratio())).append(" | ").append(verdict(r, tolerance))
+                    .append(" |\n");
+        }
+        return sb.toString();
+    }
+
+    private static String verdict(Row r, double tolerance) {
+        if (Double.isNaN(r.ratio())) {
+            return "one side missing";
+        }
+        if (r.shuttleLoses(tolerance)) {
+            return "**Shuttle worse**";
+        }
+        Row flipped = new Row(r.benchmark(), r.params(), r.metric(), r.unit(), r.shuttle(), r.jdk(),
+                r.higherIsBetter(), r.primary());
+        return flipped.shuttleLoses(tolerance) ? "Shuttle better" : "level";
+    }
+
     /** Cells as a plain-text table; the first row is the header, columns 2 to 4 are right-aligned numbers. */
     public static String align(List<String[]> cells) {
         int[] width = new int[cells.get(0).length];

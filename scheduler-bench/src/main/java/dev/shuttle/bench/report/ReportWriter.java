@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes {@code docs/benchmarks.md}: how the numbers were made, the side-by-side tables with ratios and Go's number
- * for the same scenario where Go has one, the rows where Shuttle loses with the path each benchmark exercises,
- * benchmarks that produced no result, and the charts.
+ * Writes {@code docs/benchmarks.md}: how the numbers were made; a summary of each benchmark's primary metric, how to
+ * reproduce the run and the charts, for the reader who wants the picture first; then the side-by-side tables with
+ * ratios and Go's number for the same scenario where Go has one, the rows where Shuttle loses with the path each
+ * benchmark exercises, benchmarks that produced no result, and Go's own runs.
  */
 public final class ReportWriter {
     /** Where the numbers came from. */
@@ -49,7 +50,7 @@ public final class ReportWriter {
                     "1000 timers armed then cancelled from one virtual thread: the carrier's timer"
                     + " heap growing and shrinking (Shuttle) against the delay-scheduler queue (JDK)"),
             Map.entry("juc.ChannelPingPong", "the JDK's spin-then-park waiters (LinkedTransferQueue, Exchanger ask"
-                    + " ForkJoinWorkerThread.hasKnownQueuedWork before spinning; docs/juc.md) and the runNext"
+                    + " ForkJoinWorkerThread.hasKnownQueuedWork before spinning; docs/design.md) and the runNext"
                     + " hand-off"),
             Map.entry("juc.ChannelProducerConsumer", "spin-then-park waiters with several pairs per carrier: the"
                     + " spin budget against queued work, and where each woken thread is queued"),
@@ -61,6 +62,9 @@ public final class ReportWriter {
                     + " and runNext"),
             Map.entry("juc.SkynetChannels", "thread start plus a SynchronousQueue rendezvous per node: spin-then-park"
                     + " waiters under a deep run queue"));
+
+    /** Within this share of 1, a ratio is called level in the summary: one run's spread is larger. */
+    private static final double LEVEL = 0.05;
 
     private ReportWriter() {
     }
@@ -91,6 +95,23 @@ public final class ReportWriter {
                 .append(" `ForkJoinPool.schedule` and `cancel` its own timed park uses on its scheduler.")
                 .append(" Go column: Go's own benchmark for the same scenario on this machine, converted to the row's")
                 .append(" unit.\n\n");
+        md.append("## Summary\n\n");
+        md.append("Each benchmark's primary metric. One run: the JDK default's own figures move by several times")
+                .append(" between runs and machines, so read a ratio within its run, and a difference is settled")
+                .append(" only over five or more rounds with the schedulers' order alternated. \"level\" is within")
+                .append(" 5 %. Every metric follows under \"JDK default scheduler versus Shuttle\".\n\n");
+        md.append(table.toSummaryMarkdown(LEVEL));
+        md.append("\n## How to reproduce\n\n");
+        md.append("`./shuttle report` runs everything below (about 80 minutes on 2 cores) and rewrites this file;")
+                .append(" `./shuttle report --report-only` rebuilds it from the last run's results. One benchmark,")
+                .append(" both schedulers side by side:\n\n```\n")
+                .append("java -jar scheduler-bench/target/benchmarks.jar 'sched.PingPong' -p scheduler=jdk,shuttle\n")
+                .append("```\n\n");
+        if (!plots.isEmpty()) {
+            md.append("## Charts\n\n");
+            plots.keySet().forEach(f -> md.append("![").append(f).append("](").append(FILE_DIR).append('/').append(f)
+                    .append(")\n\n"));
+        }
         md.append("## JDK default scheduler versus Shuttle\n\n");
         md.append(table.toMarkdown(r -> go.cell(r.benchmark(), r.params(), r.metric()), "Go"));
         if (!table.unpaired().isEmpty()) {
@@ -142,13 +163,8 @@ public final class ReportWriter {
             md.append("\n## Run notes\n\n");
             notes.forEach(n -> md.append("- ").append(n).append('\n'));
         }
-        if (!plots.isEmpty()) {
-            md.append("\n## Charts\n\n");
-            plots.keySet().forEach(f -> md.append("![").append(f).append("](").append(FILE_DIR).append('/').append(f)
-                    .append(")\n\n"));
-        }
         if (!goResults.isEmpty()) {
-            md.append("## Go reference runs\n\n| Go benchmark | GOMAXPROCS | metrics |\n|---|---:|---|\n");
+            md.append("\n## Go reference runs\n\n| Go benchmark | GOMAXPROCS | metrics |\n|---|---:|---|\n");
             for (GoBench.Result r : goResults) {
                 StringBuilder metrics = new StringBuilder();
                 r.metrics().forEach((unit, v) -> metrics.append(metrics.isEmpty() ? "" : ", ")

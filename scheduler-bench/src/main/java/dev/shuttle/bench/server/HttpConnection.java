@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>An exchange allocates nothing (the response is parsed in place, {@link AsciiLine}): garbage would make the
  * generator's JVM collect under load, and its pause stops every sender while requests fall due, which the latency
- * from the intended start then charges to the server under test (docs/server.md).
+ * from the intended start then charges to the server under test (docs/design.md, "Measuring a change").
  */
 final class HttpConnection implements Closeable {
     private static final String HANDLED_AT_PREFIX = ServerHandlers.HANDLED_AT + ":";

@@ -33,13 +33,13 @@ import org.HdrHistogram.Histogram;
  * the lead-in are measured. The lead-in runs on the same threads and schedule as the window, so nothing changes
  * where the window begins; as a separate run before it, the end of one run's threads, the start of the next one's
  * and a collection in this JVM left a gap, and the window's first requests went out late into the backlog it left
- * (docs/server.md).
+ * (docs/design.md, "Measuring a change").
  *
  * <p>Connections outlive a run: connection k of a run is the one connection k of the run before left open, as a
  * client that keeps a pool of keep-alive connections does. Opened afresh for each run, the 64 connections' opening
  * (and the server's start of their threads and end of the old ones) fell in the run's first 500 ms and held half of
- * its slowest 1 % (docs/server.md), so a step's p99 measured that more than the load. One run at a time; {@link
- * #close} closes them.
+ * its slowest 1 % (docs/design.md, "Measuring a change"), so a step's p99 measured that more than the load. One run at
+ * a time; {@link #close} closes them.
  */
 final class LoadGenerator implements AutoCloseable {
     static final long GRACE_NANOS = TimeUnit.SECONDS.toNanos(2);

@@ -47,13 +47,13 @@ public final class ServerBench {
      * may go unanswered, from being sent, before it counts as timed out, and how many rounds run. Each open-loop
      * step is led in by {@code leadInNanos} of the same load, not measured: a step that began straight after the
      * run before, at another rate, held far more of its slowest requests in its first 500 ms than in any other 500
-     * ms, so its p99 measured the change of rate more than the rate (docs/server.md).
+     * ms, so its p99 measured the change of rate more than the rate (docs/design.md, "Measuring a change").
      *
      * <p>Between the maximum and the first step, {@code openWarmupNanos} of the first step's load, not measured,
      * completes the warm-up. A closed loop keeps every scheduler thread busy, so the code a scheduler runs when its
      * threads go idle and are woken (Shuttle's park and search, the JDK pool's {@code awaitWork}) is first compiled
      * in the first open-loop step, and its JIT burst (interpreted, then C1, then deoptimised and C2) fell into that
-     * step's window, whose p99 then measured the compiler more than the load (docs/server.md).
+     * step's window, whose p99 then measured the compiler more than the load (docs/design.md, "Measuring a change").
      */
     public record Settings(String name, long warmupNanos, long maxNanos, long openWarmupNanos, long leadInNanos,
             long stepNanos, double[] loads, int connections, long requestTimeoutNanos, int rounds, double profileLoad,
@@ -340,8 +340,8 @@ public final class ServerBench {
      * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU and its
      * scheduler's counters read around it and, for a lock endpoint, its lock times reset before it and read after it.
      * Around the whole run, lead-in included, never amid the load: a control request there waits its turn among the
-     * load's, and the server's work to answer it holds up the load's own requests (docs/server.md). So the server's
-     * per-request figures are over the requests of the lead-in and the window
+     * load's, and the server's work to answer it holds up the load's own requests (docs/design.md, "Measuring a
+     * change"). So the server's per-request figures are over the requests of the lead-in and the window
      * ({@link LoadGenerator.Result#completedWithLeadIn}).
      *
      * @throws IllegalStateException if the server answered none of the run's requests, its lock times were malformed

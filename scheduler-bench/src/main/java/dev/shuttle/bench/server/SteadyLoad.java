@@ -35,7 +35,7 @@ public final class SteadyLoad {
      * Open loop at the rate before the window, the run's lead-in: long enough for the queues to settle and for the JIT
      * to compile what the closed-loop warm-up never runs, the schedulers' idle and wake-up paths
      * ({@link ServerBench.Settings}), so that the window holds the steady state and not their compilation
-     * (docs/server.md).
+     * (docs/design.md, "Measuring a change").
      */
     static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(5);
 

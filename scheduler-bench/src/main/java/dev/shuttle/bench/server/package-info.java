@@ -45,7 +45,7 @@
  *       lead-in runs on the same threads and schedule as the step and down the same code (which part a request
  *       belongs to is an index, not a branch, so the JIT has nothing to deoptimise as the window begins); and the
  *       server is read only before the lead-in and after the window, never amid the load. Each of these was found
- *       putting the generator's own pauses into a window's slowest 1 % (docs/server.md).</li>
+ *       putting the generator's own pauses into a window's slowest 1 % (docs/design.md, "Measuring a change").</li>
  *   <li>Warm past the JIT on both paths: the closed-loop warm-up and maximum never let a scheduler thread go idle, so
  *       each endpoint then runs open loop at its first step's load, not measured, before that step
  *       ({@code Settings.openWarmupNanos}, 5 s in the report's settings): the schedulers' park, search and wake-up

@@ -32,7 +32,8 @@ import org.openjdk.jmh.annotations.Warmup;
 // and the JDK's 10-14, about half of them. Between 20 and 40 s, 2 of Shuttle's 300 operations had a ticker over
 // 1.2 ms late (one during a late recompile) and 13 of the JDK's.
 // Shuttle's code costs the JIT more (C2 used 674-796 ms against the JDK's 320 ms in operations 20-200), which the
-// first seconds of a process pay; docs/scheduler.md has the numbers. This benchmark is about timers, so it waits.
+// first seconds of a process pay; docs/design.md, "Known limits", says more. This benchmark is about timers, so it
+// waits.
 @Warmup(iterations = 15, time = 1)
 @Measurement(iterations = 3, time = 2)
 @Fork(value = 1, jvmArgsAppend = {BenchJvm.ADD_OPENS, BenchJvm.UNSAFE_ALLOW, BenchJvm.NATIVE_ACCESS})

@@ -23,6 +23,32 @@ class ReportWriterTest {
         assertTrue(md.contains("timer slack"));
         assertTrue(md.contains("| ParallelTimerLatency | 2 |"));
     }
+
+    /** The summary opens the report: primary metrics only, a verdict per row, before the charts and the full table. */
+    @Test
+    void summaryOfPrimaryMetricsComesFirstThenChartsThenTheFullTable() {
+        List<Measurement> ms = List.of(
+                new Measurement("sched.PingPong.roundTrip", Map.of("scheduler", "jdk"), "score", 2000, "ns/op"),
+                new Measurement("sched.PingPong.roundTrip", Map.of("scheduler", "shuttle"), "score", 1000, "ns/op"),
+                new Measurement("sched.PingPong.roundTrip", Map.of("scheduler", "jdk"), "p99_us", 1, "us"),
+                new Measurement("sched.PingPong.roundTrip", Map.of("scheduler", "shuttle"), "p99_us", 9, "us"),
+                new Measurement("sched.Skynet.tree", Map.of("scheduler", "jdk"), "score", 100, "ms/op"),
+                new Measurement("sched.Skynet.tree", Map.of("scheduler", "shuttle"), "score", 130, "ms/op"),
+                new Measurement("sched.Wakeup.pair", Map.of("scheduler", "jdk"), "score", 100, "ns/op"),
+                new Measurement("sched.Wakeup.pair", Map.of("scheduler", "shuttle"), "score", 103, "ns/op"));
+        String md = ReportWriter.markdown(new ReportWriter.Context("c", "d", "25", "m", ""), ms,
+                new GoReference(List.of(), 2), List.of(), Map.of("x.svg", "<svg/>"), List.of());
+        int summary = md.indexOf("## Summary");
+        int charts = md.indexOf("## Charts");
+        int full = md.indexOf("## JDK default scheduler versus Shuttle");
+        assertTrue(summary > 0 && summary < md.indexOf("## How to reproduce") && charts > summary && full > charts, md);
+        String table = md.substring(summary, charts);
+        assertTrue(table.contains("| sched.PingPong.roundTrip |  | score (ns/op, lower is better) | 2,000 | 1,000 | 0.50x"
+                + " | Shuttle better |"), table);
+        assertTrue(table.contains("| 1.30x | **Shuttle worse** |"), table);
+        assertTrue(table.contains("| 1.03x | level |"), table);
+        assertTrue(!table.contains("p99_us"), table);
+    }
 }
 
 class ReportWriterLossesTest {
