@@ -187,9 +187,9 @@
  * <ul>
  *   <li>A call the JDK marks with {@code jdk.internal.misc.Blocker} (process pipes, {@code InetAddress} lookups,
  *       {@code System.in}, {@code fsync}, direct and synchronous file I/O; docs/guide.md, "Blocking calls", lists
- * them): with the
- *       agent, {@link dev.shuttle.scheduler.CarrierHooksTransformer} makes it Go's {@code entersyscall}: the processor
- *       goes to phase BLOCKING and is handed off at once if work waits for it, later by the monitor or by a waker
+ *       them): with the agent, {@link dev.shuttle.scheduler.CarrierHooksTransformer} makes it Go's
+ *       {@code entersyscall}: the processor goes to phase BLOCKING and is handed off at once if work waits for it,
+ *       later by the monitor or by a waker
  *       that finds no idle processor ({@code Wakeups.wakep}); on return ({@code exitsyscall}) the carrier takes it
  *       back by CAS if nobody took it ({@code HandOffVersusReturnStress}).</li>
  *   <li>Anything else that blocks in the kernel (a {@code FileInputStream} read, a native call, class
