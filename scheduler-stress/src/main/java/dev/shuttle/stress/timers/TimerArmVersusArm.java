@@ -20,6 +20,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * {@link IllegalStateException}, and the timer fires once, from the winner's heap.
  *
  * <p>r1 = the first arm succeeded, r2 = the second did, r3 = times the action ran once both heaps were fired.
+ *
+ * <p>Mutants ({@code ./shuttle mutants TimerArmVersusArm}; scheduler-stress/mutants/TimerArmVersusArm): {@code
+ * bind-without-cas}, forbidden "1, 1, 1" in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Description("arm() racing arm() of one timer on two heaps: one winner, one refusal, one firing.")
