@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -70,22 +71,31 @@ class JfrEventsTest {
 
     @Test
     void aTimerHeldUpByALongTaskIsRecordedLateAndTheTaskLong(@TempDir Path dir) throws Exception {
-        HogRun run = hogDelaysATimer(dir, "jfr-late", recording -> {
-            recording.enable("dev.shuttle.TimerLate");
-            recording.enable("dev.shuttle.LongTask");
-        });
         // On a heavily loaded machine the OS may keep the hog's carrier off the CPU long enough for the monitor to
         // take it for blocked and hand the processor off; the new carrier may then fire the timer in time, and the
-        // spell ends as a CarrierBlocked, not a LongTask. Only then may either event be missing.
+        // spell ends as a CarrierBlocked, not a LongTask. Such a run says nothing about these events and runs again,
+        // five times at most, so that the events are checked on a run without a hand-off.
+        HogRun run;
+        for (int attempt = 1; ; attempt++) {
+            Path attemptDir = Files.createDirectories(dir.resolve("attempt-" + attempt));
+            run = hogDelaysATimer(attemptDir, "jfr-late", recording -> {
+                recording.enable("dev.shuttle.TimerLate");
+                recording.enable("dev.shuttle.LongTask");
+            });
+            if (!run.handedOff) {
+                break;
+            }
+            assertTrue(attempt < 5, "the monitor handed the hog's processor off in each of " + attempt + " runs");
+        }
         List<RecordedEvent> late = named(run.events, "dev.shuttle.TimerLate");
-        assertTrue(!late.isEmpty() || run.handedOff, "no TimerLate without a hand-off: " + run.events);
+        assertFalse(late.isEmpty(), "no TimerLate: " + run.events);
         for (RecordedEvent e : late) {
             assertEquals("jfr-late", e.getString("scheduler"));
             assertTrue(e.getDuration("lateness").toMillis() >= 20, e.toString());
             assertTrue(e.getInt("fired") >= 1, e.toString());
         }
         List<RecordedEvent> longTasks = named(run.events, "dev.shuttle.LongTask");
-        assertTrue(!longTasks.isEmpty() || run.handedOff, "no LongTask without a hand-off: " + run.events);
+        assertFalse(longTasks.isEmpty(), "no LongTask: " + run.events);
         for (RecordedEvent e : longTasks) {
             assertEquals("hog", e.getThread("virtualThread").getJavaName());
             assertTrue(e.getDuration("runningFor").toMillis() >= 20, e.toString());

@@ -90,6 +90,7 @@ class ShuttleSchedulerTest {
             }
             assertEquals(n, ran.get());
             assertEquals(0, elsewhere.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -146,6 +147,7 @@ class ShuttleSchedulerTest {
     void tokenRingOfAThousandThreadsMakesTwoHundredThousandHops() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
             tokenRing(shuttle, 1_000, 200_000);
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -163,6 +165,7 @@ class ShuttleSchedulerTest {
                 }
             }
             assertEquals(50_000, ran.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -177,6 +180,7 @@ class ShuttleSchedulerTest {
             for (Future<Boolean> f : results) {
                 assertTrue(f.get());
             }
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -28,8 +29,11 @@ import org.junit.jupiter.api.Timeout;
 /** Timed parks and {@code schedule} served by the carriers' own timer heaps. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ShuttleTimersTest {
-    /** Generous: these run beside other builds on a 2-core machine; latency goals are checked by JMH. */
-    private static final long LATE_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * Lost, not late: a bound no load on a 2-core machine reaches. A timer stranded until the monitor's rescue shows
+     * in {@link Rescues}; latency goals are checked by JMH.
+     */
+    private static final long LATE_BOUND_NANOS = TimeUnit.SECONDS.toNanos(5);
 
     @Test
     void sleepsOfManyLengthsAreNeverEarlyAndLateByABoundedAmount() throws Exception {
@@ -57,6 +61,7 @@ class ShuttleTimersTest {
                 t.join();
             }
             assertEquals(List.of(), failures);
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -86,6 +91,7 @@ class ShuttleTimersTest {
                 assertTrue(deadlines[firingOrder[i - 1]] - deadlines[firingOrder[i]] <= 0,
                         "timer " + firingOrder[i] + " fired after a later one");
             }
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -215,6 +221,7 @@ class ShuttleTimersTest {
                 AtomicReference<String> busyCarrier = new AtomicReference<>();
                 AtomicReference<String> firedOn = new AtomicReference<>();
                 AtomicLong firedAfter = new AtomicLong();
+                AtomicBoolean busyUntilFired = new AtomicBoolean();
                 CountDownLatch fired = new CountDownLatch(1);
                 shuttle.ofVirtual().start(() -> {
                     busyCarrier.set(carrierName());
@@ -225,17 +232,21 @@ class ShuttleTimersTest {
                         firedOn.set(Thread.currentThread().getName());
                         fired.countDown();
                     }, 10, TimeUnit.MILLISECONDS);
-                    // ...and this carrier stays busy, never parking, well past the deadline.
-                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(500);
+                    // ...and this carrier stays busy, never parking, until the timer fired (or far too long).
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                     while (System.nanoTime() < until && fired.getCount() > 0) {
                         Thread.onSpinWait();
                     }
+                    busyUntilFired.set(fired.getCount() == 0);
                 }).join();
                 assertTrue(fired.await(5, TimeUnit.SECONDS));
+                // What happened, not how fast: the other carrier fired the timer while its own carrier was still
+                // busy, and without the monitor's rescue (a missed wake-up would be rescued after 50 ms). How late it
+                // was is the benchmarks' question.
                 assertFalse(busyCarrier.get().equals(firedOn.get()), "fired by the busy carrier itself");
-                assertTrue(firedAfter.get() < TimeUnit.MILLISECONDS.toNanos(200),
-                        "the busy carrier's timer waited for it: " + firedAfter.get() + " ns");
+                assertTrue(busyUntilFired.get(), "the busy carrier's timer waited for it: " + firedAfter.get() + " ns");
             }
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -245,37 +256,50 @@ class ShuttleTimersTest {
             for (int round = 0; round < 5; round++) {
                 AtomicLong lateness = new AtomicLong(-1);
                 CountDownLatch second = new CountDownLatch(1);
+                CountDownLatch hogDone = new CountDownLatch(1);
+                AtomicBoolean hogBusyUntilSecond = new AtomicBoolean();
                 long start = System.nanoTime();
-                // The first timer wakes whichever carrier watches, and its action keeps that carrier busy...
+                // The first timer wakes whichever carrier watches, and its action keeps that carrier busy until the
+                // second timer fired (or far too long)...
                 shuttle.pool().schedule(() -> shuttle.ofVirtual().start(() -> {
-                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                     while (System.nanoTime() < until && second.getCount() > 0) {
                         Thread.onSpinWait();
                     }
+                    hogBusyUntilSecond.set(second.getCount() == 0);
+                    hogDone.countDown();
                 }), 20, TimeUnit.MILLISECONDS);
                 // ...so the second must be watched by the other carrier, parked until then.
                 shuttle.pool().schedule(() -> {
                     lateness.set(System.nanoTime() - start - TimeUnit.MILLISECONDS.toNanos(40));
                     second.countDown();
                 }, 40, TimeUnit.MILLISECONDS);
-                assertTrue(second.await(5, TimeUnit.SECONDS));
-                assertTrue(lateness.get() < TimeUnit.MILLISECONDS.toNanos(150),
+                assertTrue(second.await(15, TimeUnit.SECONDS));
+                assertTrue(hogDone.await(15, TimeUnit.SECONDS));
+                // What happened, not how fast: the second timer fired while the ex-watcher was still busy, so the
+                // watch had passed on, and without the monitor's rescue.
+                assertTrue(hogBusyUntilSecond.get(),
                         "the second timer waited for the busy ex-watcher: " + lateness.get() + " ns late");
                 Thread.sleep(50);
             }
+            Rescues.assertNone(shuttle);
         }
     }
 
     /**
      * The backup watch's promise: a carrier that gets up for timers wakes nobody while the backup covers them, so if
      * a thread it woke then runs long, the backup takes over the other timers within its grace (at most 2 ms). A
-     * quiet spell of 1 ms sleepers first lets the grace grow to that maximum. Stranded instead, a sleeper would
-     * wait for the hog's 200 ms to end.
+     * quiet spell of 1 ms sleepers first lets the grace grow to that maximum. Stranded instead, no sleeper would wake
+     * while the hog runs, or only through the monitor's rescue after 50 ms.
+     *
+     * <p>Checked by what happened, not by how late: in every round sleepers slept and woke while the hog kept its
+     * carrier (it spins at least 200 ms and until it has seen three such wake-ups, 10 s at most), and the monitor
+     * rescued nothing. How late the sleepers were is the benchmarks' question.
      */
     @Test
     void aCarrierStuckAfterAQuietSpellDoesNotStrandTheOtherTimers() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
-            AtomicLong worstWhileStuck = new AtomicLong();
+            AtomicInteger wokeWhileStuck = new AtomicInteger();
             AtomicInteger stuck = new AtomicInteger();
             AtomicInteger running = new AtomicInteger(1);
             List<Thread> sleepers = new ArrayList<>();
@@ -283,11 +307,10 @@ class ShuttleTimersTest {
                 sleepers.add(shuttle.ofVirtual().start(() -> {
                     try {
                         while (running.get() == 1) {
-                            long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1);
+                            boolean stuckBefore = stuck.get() == 1;
                             Thread.sleep(1);
-                            long late = System.nanoTime() - due;
-                            if (stuck.get() == 1) {
-                                worstWhileStuck.accumulateAndGet(late, Math::max);
+                            if (stuckBefore && stuck.get() == 1) {
+                                wokeWhileStuck.incrementAndGet();
                             }
                         }
                     } catch (InterruptedException e) {
@@ -295,30 +318,37 @@ class ShuttleTimersTest {
                     }
                 }));
             }
+            List<Integer> wokenPerRound = new ArrayList<>();
             for (int round = 0; round < 5; round++) {
                 Thread.sleep(300);
+                AtomicInteger woken = new AtomicInteger();
                 shuttle.ofVirtual().start(() -> {
                     try {
                         Thread.sleep(1);
                     } catch (InterruptedException e) {
                         throw new AssertionError(e);
                     }
+                    wokeWhileStuck.set(0);
                     stuck.set(1);
-                    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-                    while (System.nanoTime() < until) {
+                    long start = System.nanoTime();
+                    long elapsed;
+                    do {
                         Thread.onSpinWait();
-                    }
+                        elapsed = System.nanoTime() - start;
+                    } while ((elapsed < TimeUnit.MILLISECONDS.toNanos(200) || wokeWhileStuck.get() < 3)
+                            && elapsed < TimeUnit.SECONDS.toNanos(10));
                     stuck.set(0);
+                    woken.set(wokeWhileStuck.get());
                 }).join();
+                wokenPerRound.add(woken.get());
             }
             running.set(0);
             for (Thread t : sleepers) {
                 t.join();
             }
-            // Stranded, a sleeper waits for the hog's 200 ms; rescued, by the backup's grace plus whatever a loaded
-            // 2-core machine adds (measured up to 98 ms under a load average of 20-30 while other builds ran).
-            assertTrue(worstWhileStuck.get() < TimeUnit.MILLISECONDS.toNanos(120),
-                    "a sleeper waited for the stuck carrier: " + worstWhileStuck.get() / 1_000 + " us late");
+            assertTrue(wokenPerRound.stream().allMatch(n -> n >= 3),
+                    "sleepers waited for the stuck carrier; wake-ups while it ran, per round: " + wokenPerRound);
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -390,6 +420,7 @@ class ShuttleTimersTest {
                 waiter.join();
             }
             assertEquals(rounds, returned.get());
+            Rescues.assertNone(shuttle);
         }
     }
 

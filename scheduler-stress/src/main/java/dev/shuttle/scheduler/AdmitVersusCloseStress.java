@@ -20,6 +20,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  * and removes after. Close then joins a thread that never started, which returns at once. An earlier version of
  * this test forbade that moment and failed on it in CI now and then; what is forbidden is a refused thread that
  * stays in the set.
+ *
+ * <p>Mutants ({@code ./shuttle mutants AdmitVersusCloseStress}; scheduler-stress/mutants/AdmitVersusCloseStress):
+ * {@code check-closed-before-joining}, forbidden "1, 0, 1" in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "admitted, and close waits for it")

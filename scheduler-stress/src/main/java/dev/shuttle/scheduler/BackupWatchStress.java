@@ -24,6 +24,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *
  * <p>jcstress runs no more actors than there are CPUs (2 here), so each side is one actor and the carriers are
  * played by the actors in the order their code runs them.
+ *
+ * <p>No mutant is recorded yet: clearing the backup's holder with a release store instead of a volatile one (so that
+ * its look may pass the store) was not caught in {@code -m quick -sc false}, and the look itself is this test's own
+ * copy of the carrier's path, not a step of the main code a patch could remove.
  */
 public class BackupWatchStress {
     private static final long FAR = TimeUnit.SECONDS.toNanos(5);

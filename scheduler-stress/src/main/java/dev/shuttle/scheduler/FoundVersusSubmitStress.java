@@ -20,6 +20,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *
  * <p>Results: r1 = processor 1's idle bit is still set (nobody will wake its carrier); r2 = the searching count after
  * both, which counts a woken carrier from the moment its bit is cleared.
+ *
+ * <p>Mutants ({@code ./shuttle mutants FoundVersusSubmitStress}; scheduler-stress/mutants/FoundVersusSubmitStress):
+ * {@code look-before-lowering-count}, forbidden "1, 0" in 8 of 8 configurations of {@code -m quick -sc false}.
  */
 public class FoundVersusSubmitStress {
 

@@ -20,6 +20,10 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * hand-off succeeded; r3 = {@code pool.state.blocking} afterwards (processors in phase BLOCKING: none, at the end); r4 =
  * who holds the processor according to its state word, its holder field and the spare: 1 the carrier, the spare
  * waiting and claimable again; 2 the spare, in phase LOOP, handed the processor; 0 anything else.
+ *
+ * <p>Mutants ({@code ./shuttle mutants HandOffVersusReturnStress};
+ * scheduler-stress/mutants/HandOffVersusReturnStress): {@code return-without-cas}, forbidden "1, 1, -1, 0" in 4 of 4
+ * configurations of {@code -m quick -sc false}.
  */
 public class HandOffVersusReturnStress {
     /** Serial of the prepared spare: distinct from the processors' first carriers (0 to parallelism - 1). */

@@ -14,6 +14,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
 /**
  * The owner puts a new task in runNext (displacing the old one to its queue, as {@code Carrier.pushLocal} does)
  * while a thief takes runNext. Results: how many times the old and the new task were taken in the end.
+ *
+ * <p>Mutants ({@code ./shuttle mutants RunNextSwapStress}; scheduler-stress/mutants/RunNextSwapStress): {@code
+ * steal-without-cas}, forbidden "2, 0" in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "both tasks taken once")

@@ -14,6 +14,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
 /**
  * Run queue plus runNext: the owner takes its work while a thief steals. Each of the three tasks (A in runNext,
  * B and C in the queue) must be taken exactly once. Results: how many times A, B and C were taken.
+ *
+ * <p>Mutants ({@code ./shuttle mutants RunQueueStealStress}; scheduler-stress/mutants/RunQueueStealStress): {@code
+ * owner-takes-runnext-without-swap}, forbidden "2, 1, 1" in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "every task taken once")

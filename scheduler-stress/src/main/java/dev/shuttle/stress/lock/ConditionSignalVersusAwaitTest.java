@@ -15,7 +15,13 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 import java.util.concurrent.TimeUnit;
 
-/** Condition signal versus await: a signal sent after the waiter checked its predicate is not lost. */
+/**
+ * Condition signal versus await: a signal sent after the waiter checked its predicate is not lost.
+ *
+ * <p>Mutants ({@code ./shuttle mutants ConditionSignalVersusAwaitTest};
+ * scheduler-stress/mutants/ConditionSignalVersusAwaitTest): {@code signal-without-push}, forbidden "STALE" in 4 of 4
+ * configurations of {@code -m quick -sc false}.
+ */
 public class ConditionSignalVersusAwaitTest {
 
     @JCStressTest(Mode.Termination)

@@ -22,6 +22,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *
  * <p>r1 = which timers fired (1 the live one, 2 the cancelled victim, 4 the added one), r2 = 1 if the heap still
  * reported itself zombie-heavy once emptied.
+ *
+ * <p>Mutants ({@code ./shuttle mutants TimerCancelVersusCleanUp}; scheduler-stress/mutants/TimerCancelVersusCleanUp):
+ * {@code non-atomic-zombie-count}, forbidden "5, 1" in 3 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Description("cancel() racing an add() that cleans up: no armed timer dropped, no cancelled one fired, the count exact")

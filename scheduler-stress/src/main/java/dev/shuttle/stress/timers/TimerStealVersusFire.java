@@ -24,6 +24,9 @@ import org.openjdk.jcstress.infra.results.III_Result;
  *
  * <p>r1 = times the action ran after both actors, r2 = timers the arbiter still found due,
  * r3 = actors that failed tryLock.
+ *
+ * <p>No mutant is recorded: a heap lock taken without its CAS lets owner and thief fire the heap at once, but the
+ * timer's own state CAS still runs the action once, so no outcome here shows it ({@code -m quick -sc false}).
  */
 @JCStressTest
 @Description("Two threads tryLock + fireExpired one heap holding a due timer: it fires exactly once, before both are done.")
