@@ -141,14 +141,14 @@ public final class ShuttleScheduler implements AutoCloseable {
         Timer timer = new Timer(new ScheduledStart(task, pool), TimerService.deadlineAfter(delay, unit));
         if (delay <= 0) {
             timer.fire();
-            return timer;
+            return new ScheduledHandle(timer);
         }
         pool.timers.arm(timer);
         // Dekker with close(): it marks closed, then cancels pending starts; we armed, then look at closed.
         if (isClosed() && timer.cancel(false)) {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
         }
-        return timer;
+        return new ScheduledHandle(timer);
     }
 
     /**

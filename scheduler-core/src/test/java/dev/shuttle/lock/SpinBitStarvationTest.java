@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.*;
  * not milliseconds: how many times other threads took the lock between two acquisitions of one thread. A thread left
  * at the bottom of the stack is overtaken for as long as the others keep the lock busy, a large share of the run;
  * a loaded machine that keeps a thread off its core for a while costs it only that while's share. (Wall-clock gaps
- * are printed; {@code ReentrantLock} itself showed 300-430 ms gaps at a load of 10, docs/lock.md.)
+ * are printed; {@code ReentrantLock} itself showed 300-430 ms gaps at a load of 10.)
  */
 class SpinBitStarvationTest {
 

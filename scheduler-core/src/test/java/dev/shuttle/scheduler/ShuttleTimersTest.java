@@ -15,6 +15,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +128,26 @@ class ShuttleTimersTest {
             assertThrows(CancellationException.class, f::get);
             Thread.sleep(150);
             assertEquals(0, runs.get());
+        }
+    }
+
+    /** The future exposes only ScheduledFuture: it is not the Timer, whose public fire() would run the task early. */
+    @Test
+    void scheduleReturnsAFutureWithOnlyScheduledFuturesOperations() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledFuture<?> later = shuttle.schedule(runs::incrementAndGet, 1, TimeUnit.HOURS);
+            ScheduledFuture<?> now = shuttle.schedule(runs::incrementAndGet, 0, TimeUnit.SECONDS);
+            for (ScheduledFuture<?> f : List.of(later, now)) {
+                assertFalse(f instanceof Timer, f.getClass().getName());
+                assertFalse(java.lang.reflect.Modifier.isPublic(f.getClass().getModifiers()), f.getClass().getName());
+            }
+            assertTrue(later.getDelay(TimeUnit.MINUTES) > 50);
+            assertTrue(later.compareTo(now) > 0);
+            assertEquals(Future.State.RUNNING, later.state());
+            assertEquals(Future.State.SUCCESS, now.state());
+            assertTrue(later.cancel(false));
+            assertEquals(Future.State.CANCELLED, later.state());
         }
     }
 

@@ -31,6 +31,9 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Timers are not padded: there is one per sleep or timeout, and the only fields written
  * by several threads (state, latch) are written once or twice in a timer's life.
+ *
+ * <p><b>Not API.</b> Public only because scheduler-core arms and fires timers from another package; applications
+ * must not use it. {@code ShuttleScheduler.schedule} returns a future that hides this class.
  */
 public final class Timer implements ScheduledFuture<Void> {
 

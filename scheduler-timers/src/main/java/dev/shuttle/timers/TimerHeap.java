@@ -42,6 +42,9 @@ import java.util.function.Predicate;
  * <p><b>Timers in deadline order</b> skip the heap: a timer whose deadline is not earlier than the last one appended
  * goes to an {@link AscendingTimerQueue}, a FIFO ring, and the earliest timer is the earlier of the two tops. Sleep
  * loops and fixed timeouts arm nearly all their timers that way; the class comment there says what it saves.
+ *
+ * <p><b>Not API.</b> Public only because scheduler-core's carriers own and fire these heaps from another package;
+ * applications must not use it.
  */
 public final class TimerHeap extends TimerHeapPadAfterInbox {
 

@@ -1,6 +1,10 @@
 /**
  * Per-carrier timers: Shuttle's counterpart of the timers in Go's {@code runtime/time.go}.
  *
+ * <p><b>Not API.</b> This package is scheduler-core's implementation (module {@code dev.shuttle.timers}); its public
+ * classes are public only so that {@code dev.shuttle.scheduler} can reach them, and may change in any release.
+ * Shuttle's API is {@code dev.shuttle.scheduler} and {@code dev.shuttle.lock}.
+ *
  * <h2>Ownership</h2>
  * Every carrier thread owns one {@link dev.shuttle.timers.TimerHeap}. The heap's arrays (the
  * timers and, beside them, their deadlines), its size, its ascending queue (the timers armed in

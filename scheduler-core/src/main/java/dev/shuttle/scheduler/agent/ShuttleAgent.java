@@ -15,6 +15,9 @@ import java.lang.reflect.Method;
  * <p>Every refusal is one line on standard error starting with {@code shuttle: }, followed by
  * {@code System.exit(1)} before {@code main} runs. (An exception thrown out of {@code premain} would make the JVM
  * abort with a native fatal-error report and exit code 134.)
+ *
+ * <p><b>Not API.</b> Public only because the JVM calls {@code premain}; applications use the agent through
+ * {@code -javaagent:} and {@code ShuttleScheduler.systemDefault()}.
  */
 public final class ShuttleAgent {
     /** The one JDK feature release whose internals Shuttle's agent rewrites. */

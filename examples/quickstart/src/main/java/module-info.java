@@ -1,0 +1,4 @@
+/** The quick start as a module: on the module path it reads Shuttle's API module by its name. */
+module com.example.quickstart {
+    requires dev.shuttle.scheduler;
+}
