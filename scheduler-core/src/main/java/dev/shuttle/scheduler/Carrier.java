@@ -95,6 +95,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     private void runTask(Processor proc, Runnable task) {
+        state.delays.starting(state.name, proc, task);
         current = task;
         proc.beginTask(this);
         proc.tasksRun++;

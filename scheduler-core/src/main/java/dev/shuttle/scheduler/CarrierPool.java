@@ -98,6 +98,7 @@ final class CarrierPool extends ForkJoinPool {
             if (c.isBetweenTasks()) {
                 // Timers fired by the carrier loop: FIFO, so a batch runs in deadline order (runNext would run it
                 // backwards). The carrier takes the first next; others are woken only for what lies beyond it.
+                state.delays.handedOff(vthread, HandOffStamps.TIMER);
                 proc.runQueue.offerOrOverflow(task);
                 watch.afterFiredPush(proc, proc.runQueue.size());
             } else {
@@ -105,13 +106,21 @@ final class CarrierPool extends ForkJoinPool {
                 // and this carrier runs the woken thread next; if it keeps running (a long task, a waiter spinning
                 // for the thread it woke, a handler writing its response), the searcher takes that runNext after its
                 // first pause (WorkSearch); the monitor looks too seldom to be the one who moves it.
+                state.delays.handedOff(vthread, kindOf(vstate));
                 c.pushLocal(proc, task);
                 wakeups.wakep();
             }
         } else {
+            state.delays.handedOff(vthread, kindOf(vstate));
             state.global.offer(task);
             wakeups.wakep();
         }
+    }
+
+    /** The kind of a hand-off not made by a carrier firing timers, from the thread's state. */
+    private static int kindOf(int vstate) {
+        return vstate == JdkVirtualThreads.STARTED ? HandOffStamps.START
+                : vstate == JdkVirtualThreads.YIELDED ? HandOffStamps.YIELD : HandOffStamps.WAKE;
     }
 
     /**

@@ -10,7 +10,6 @@ import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.ClassDesc;
 import java.lang.instrument.Instrumentation;
-import java.lang.instrument.UnmodifiableClassException;
 import java.util.concurrent.Executor;
 
 /**
@@ -40,21 +39,8 @@ final class DefaultSchedulerTransformer extends JdkClassRewrite {
 
     /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
     static String install(Instrumentation inst) {
-        DefaultSchedulerTransformer transformer = new DefaultSchedulerTransformer();
-        inst.addTransformer(transformer, true);
-        try {
-            Class<?> vt = Class.forName(INTERNAL_NAME.replace('/', '.'), false, null);
-            if (!inst.isModifiableClass(vt)) {
-                return "java.lang.VirtualThread cannot be retransformed in this JVM";
-            }
-            inst.retransformClasses(vt);
-            Throwable why = transformer.failure();
-            return why == null ? null : "cannot rewrite java.lang.VirtualThread." + METHOD + ": " + why;
-        } catch (ClassNotFoundException | UnmodifiableClassException | RuntimeException e) {
-            return "cannot rewrite java.lang.VirtualThread." + METHOD + ": " + e;
-        } finally {
-            inst.removeTransformer(transformer);
-        }
+        return retransform(inst, new DefaultSchedulerTransformer(), INTERNAL_NAME.replace('/', '.'),
+                "cannot rewrite java.lang.VirtualThread." + METHOD);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.shuttle.scheduler;
 
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
+import java.lang.instrument.UnmodifiableClassException;
 import java.security.ProtectionDomain;
 
 /**
@@ -27,6 +29,27 @@ abstract class JdkClassRewrite implements ClassFileTransformer {
         } catch (Throwable e) {
             failure = e;
             return null;
+        }
+    }
+
+    /**
+     * Retransforms {@code className}, a class of the boot loader already loaded, with {@code rewrite}. Returns null
+     * when done, else why not, starting with {@code what} (the change, as "cannot rewrite X").
+     */
+    static String retransform(Instrumentation inst, JdkClassRewrite rewrite, String className, String what) {
+        inst.addTransformer(rewrite, true);
+        try {
+            Class<?> loaded = Class.forName(className, false, null);
+            if (!inst.isModifiableClass(loaded)) {
+                return className + " cannot be retransformed in this JVM";
+            }
+            inst.retransformClasses(loaded);
+            Throwable why = rewrite.failure();
+            return why == null ? null : what + ": " + why;
+        } catch (ClassNotFoundException | UnmodifiableClassException | RuntimeException e) {
+            return what + ": " + e;
+        } finally {
+            inst.removeTransformer(rewrite);
         }
     }
 

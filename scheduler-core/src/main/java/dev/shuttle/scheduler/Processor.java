@@ -118,6 +118,10 @@ final class Processor {
      * a plain increment may then lose one count. Accepted: an exact count would need a shared atomic per timed park.
      */
     long timersArmed;
+    /** Holder: the sampled waits of the threads it started ({@link SchedulingDelays}). */
+    final DelayHistogram delays = new DelayHistogram();
+    /** Holder: the virtual thread it started last; {@link SchedulingDelayEvent} names it as what a victim waited on. */
+    Thread lastStarted;
 
     /**
      * Scheduling ticks, a sign of progress: written by the holder with release stores (a plain store on x86, not a

@@ -29,11 +29,16 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     private final ObjectName objectName;
     /** Owned by the JFR periodic hook (one thread at a time): the reading its last statistics event ended at. */
     SchedulerCounters lastEmitted = SchedulerCounters.ZERO;
+    /** The scheduler's {@link SchedulingDelayMXBean}, registered and unregistered with this bean. */
+    final SchedulingDelayView delays;
+    /** Owned by the JFR periodic hook, as {@code lastEmitted}: the delays its last statistics event ended at. */
+    DelayHistogram.Snapshot lastEmittedDelays = new DelayHistogram.Snapshot();
 
     private SchedulerMXBeanImpl(String name, CarrierPool pool) {
         this.name = name;
         this.pool = pool;
         this.objectName = objectName(name);
+        this.delays = new SchedulingDelayView(name, () -> SchedulingDelays.snapshot(pool.state));
     }
 
     /** A name no other scheduler in this JVM generated. */
@@ -65,12 +70,23 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
         } catch (JMException e) {
             throw new IllegalStateException("cannot register " + bean.objectName, e);
         }
+        try {
+            bean.delays.register();
+        } catch (RuntimeException e) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(bean.objectName);
+            } catch (JMException ignored) {
+                // Not there any more: nothing to undo.
+            }
+            throw e;
+        }
         LIVE.add(bean);
         return bean;
     }
 
     void unregister() {
         LIVE.remove(this);
+        delays.unregister();
         try {
             ManagementFactory.getPlatformMBeanServer().unregisterMBean(objectName);
         } catch (JMException e) {

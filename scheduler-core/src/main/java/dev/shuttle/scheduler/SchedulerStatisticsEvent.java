@@ -7,10 +7,13 @@ import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
 
 /**
  * Every second while enabled, one event per live scheduler: its gauges now and what its counters counted since its
- * previous event (since it was built, for the first). JFR calls the hook on its periodic thread only while a
+ * previous event (since it was built, for the first), with the scheduling delay sampled in that period
+ * ({@link SchedulingDelayMXBean}); and one for the JDK's own scheduler in the agent's measuring mode, carrying only
+ * the scheduling delay. JFR calls the hook on its periodic thread only while a
  * recording enables the event, so nothing runs without one.
  */
 @Name("dev.shuttle.SchedulerStatistics")
@@ -46,15 +49,29 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
     @Label("Involuntary Switches")
     @Description("Times a carrier's core was taken while it was runnable; -1 where it cannot be read")
     long involuntarySwitches;
+    @Label("Scheduling Delay Samples") long delaySamples;
+    @Label("Scheduling Delay p50") @Timespan(Timespan.NANOSECONDS) long delayP50;
+    @Label("Scheduling Delay p99") @Timespan(Timespan.NANOSECONDS) long delayP99;
+    @Label("Scheduling Delay Max")
+    @Description("The upper bound of the highest bucket the period's sampled waits reached")
+    @Timespan(Timespan.NANOSECONDS) long delayMax;
 
     private static final Runnable HOOK = SchedulerStatisticsEvent::emitAll;
+    private static boolean registered;
+    /** Owned by the JFR periodic hook: the JDK default's delay histogram its last event ended at. */
+    private static DelayHistogram.Snapshot lastJdkDelays = new DelayHistogram.Snapshot();
 
     /**
      * Registers Shuttle's events and the periodic hook; called once, when the first scheduler is built. Registering
      * explicitly matters: an event class first loaded before any recording started (a late timer in a JVM that
      * started JFR later) otherwise stayed unregistered, and a later recording that enabled it by name got nothing.
      */
-    static void registerEvents() {
+    static synchronized void registerEvents() {
+        if (registered) {
+            return;
+        }
+        registered = true;
+        FlightRecorder.register(SchedulingDelayEvent.class);
         FlightRecorder.register(CarrierBlockedEvent.class);
         FlightRecorder.register(LongTaskEvent.class);
         FlightRecorder.register(TimerLateEvent.class);
@@ -92,7 +109,30 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
             e.spinsWasted = d.spinsWasted();
             e.involuntarySwitches = InvoluntarySwitches.AVAILABLE ? d.involuntarySwitches()
                     : InvoluntarySwitches.UNAVAILABLE;
+            DelayHistogram.Snapshot delays = bean.delays.snapshot();
+            e.setDelays(delays.minus(bean.lastEmittedDelays));
+            bean.lastEmittedDelays = delays;
             e.commit();
         }
+        SchedulingDelayView jdk = JdkSchedulingDelays.installed;
+        if (jdk != null) {
+            // The JDK default in the measuring mode: only its name and the scheduling delay; Shuttle's gauges and
+            // counters do not apply to it and stay 0.
+            DelayHistogram.Snapshot delays = jdk.snapshot();
+            SchedulerStatisticsEvent e = new SchedulerStatisticsEvent();
+            e.scheduler = jdk.getName();
+            e.setDelays(delays.minus(lastJdkDelays));
+            lastJdkDelays = delays;
+            e.commit();
+        }
+    }
+
+    /** The period's sampled waits: {@code period} is the difference of two readings. */
+    private void setDelays(DelayHistogram.Snapshot period) {
+        long[] all = period.allKinds();
+        delaySamples = DelayHistogram.Snapshot.total(all);
+        delayP50 = DelayHistogram.Snapshot.quantile(all, 0.50, 0);
+        delayP99 = DelayHistogram.Snapshot.quantile(all, 0.99, 0);
+        delayMax = DelayHistogram.Snapshot.quantile(all, 1.0, 0);
     }
 }

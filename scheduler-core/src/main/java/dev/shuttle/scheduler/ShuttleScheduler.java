@@ -48,6 +48,7 @@ public final class ShuttleScheduler implements AutoCloseable {
     private final SchedulerMXBeanImpl management;
 
     private ShuttleScheduler(Builder builder) {
+        SchedulingDelays.parseEnabled(System.getProperty(SchedulingDelays.PROPERTY));
         int maxCarriers = builder.maxCarriers < 0 ? Math.max(builder.parallelism, Builder.DEFAULT_MAX_CARRIERS)
                 : builder.maxCarriers;
         if (maxCarriers < builder.parallelism) {

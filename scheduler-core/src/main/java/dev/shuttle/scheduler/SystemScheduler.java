@@ -77,9 +77,17 @@ final class SystemScheduler {
             return "shuttle: " + hooks;
         }
 
+        String measureText = System.getProperty(JdkSchedulingDelays.PROPERTY);
+        boolean measure;
+        try {
+            measure = JdkSchedulingDelays.parseMeasure(measureText);
+            SchedulingDelays.parseEnabled(System.getProperty(SchedulingDelays.PROPERTY));
+        } catch (IllegalArgumentException e) {
+            return "shuttle: " + e.getMessage();
+        }
         String implClass = System.getProperty(IMPL_CLASS_PROPERTY);
         if (implClass == null) {
-            return null;
+            return measure ? measureJdkDefault(inst) : null;
         }
         String bad = checkImplClass(implClass);
         if (bad != null) {
@@ -157,6 +165,54 @@ final class SystemScheduler {
             scheduler.close();
             return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
+        }
+        return null;
+    }
+
+    /**
+     * The JDK-default measuring mode: the JDK's scheduler stays the scheduler, and its threads' scheduling delay is
+     * recorded ({@link JdkSchedulingDelays}). Loads {@code ThreadBuilders} under {@link ThreadBuildersTransformer} for
+     * its {@code shuttle$delays} field (its {@code shuttle$defaultScheduler} stays null, so thread creation is
+     * unchanged), then adds the hooks to {@code VirtualThread} ({@link DelayHooksTransformer}), and only then touches
+     * {@link JdkVirtualThreads}, whose probe must see the rewritten class. Returns null when done, else the line to
+     * print.
+     */
+    private static String measureJdkDefault(Instrumentation inst) {
+        String flag = "shuttle: -D" + JdkSchedulingDelays.PROPERTY + "=true: ";
+        ThreadBuildersTransformer transformer = new ThreadBuildersTransformer();
+        Field delaysField;
+        inst.addTransformer(transformer);
+        try {
+            // Creates a virtual thread, so loads ThreadBuilders: after the transformer is in place.
+            if (!runsVirtualThreadsOnContinuations()) {
+                System.err.println("shuttle: warning: this JVM runs virtual threads as platform threads"
+                        + " (-XX:-VMContinuations), so there is no scheduler to measure; "
+                        + JdkSchedulingDelays.PROPERTY + " is ignored");
+                return null;
+            }
+            Class<?> threadBuilders = Class.forName(ThreadBuildersTransformer.CLASS_NAME, true, null);
+            delaysField = threadBuilders.getDeclaredField(ThreadBuildersTransformer.DELAYS_FIELD);
+        } catch (ReflectiveOperationException e) {
+            Throwable why = transformer.failure();
+            return flag + "cannot rewrite " + ThreadBuildersTransformer.CLASS_NAME + ": " + (why != null ? why
+                    : "it was loaded before Shuttle's agent ran (put Shuttle's -javaagent first)");
+        } finally {
+            inst.removeTransformer(transformer);
+        }
+        String hooks = DelayHooksTransformer.install(inst);
+        if (hooks != null) {
+            return flag + hooks;
+        }
+        try {
+            JdkVirtualThreads.requireAvailable();
+            JdkSchedulingDelays delays = new JdkSchedulingDelays();
+            SchedulingDelayView view = new SchedulingDelayView(JdkSchedulingDelays.NAME, delays::snapshot).register();
+            delaysField.setAccessible(true);
+            delaysField.set(null, delays);
+            SchedulerStatisticsEvent.registerEvents();
+            JdkSchedulingDelays.installed = view;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return flag + e.getMessage();
         }
         return null;
     }

@@ -54,6 +54,11 @@ final class ThreadBuildersTransformer extends JdkClassRewrite {
     static final String INTERNAL_NAME = "java/lang/ThreadBuilders";
     static final String CLASS_NAME = "java.lang.ThreadBuilders";
     static final String FIELD = "shuttle$defaultScheduler";
+    /**
+     * The second field: {@code static volatile ObjIntConsumer shuttle$delays}, the JDK-default measuring mode's
+     * receiver of hand-offs and starts ({@link DelayHooksTransformer}, {@link JdkSchedulingDelays}); null otherwise.
+     */
+    static final String DELAYS_FIELD = "shuttle$delays";
     static final String METHOD = "newVirtualThread";
 
     private static final ClassDesc CD_Thread = ClassDesc.of(Thread.class.getName());
@@ -93,6 +98,8 @@ final class ThreadBuildersTransformer extends JdkClassRewrite {
             throw new IllegalStateException(CLASS_NAME + " already has a field " + FIELD);
         }
         ClassTransform addField = ClassTransform.endHandler(cb -> cb.withField(FIELD, CD_EXECUTOR,
+                ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE).withField(DELAYS_FIELD,
+                ClassDesc.of(java.util.function.ObjIntConsumer.class.getName()),
                 ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE));
         ClassTransform prepend = ClassTransform.transformingMethodBodies(ThreadBuildersTransformer::isTarget,
                 new PrependDefaultScheduler());

@@ -334,5 +334,17 @@
  * monitor records {@code CarrierBlocked} and {@code LongTask}, carriers record {@code TimerLate} only for a batch
  * already late, and JFR's periodic thread records {@code SchedulerStatistics}; a disabled event costs a carrier
  * nothing. docs/operations.md is the operator's guide.
+ *
+ * <p>Scheduling delay (Go's {@code /sched/latencies}): {@code CarrierPool.execute} stamps one hand-off in eight,
+ * before it queues the task, into a table indexed by the thread's id ({@link dev.shuttle.scheduler.HandOffStamps}:
+ * release store by the submitter, acquire load by the carrier; the queue the task travels through orders the two);
+ * the carrier that starts the task takes the stamp and records the wait in its processor's
+ * {@link dev.shuttle.scheduler.DelayHistogram}, written only by the holder with opaque stores and merged on read,
+ * retired processors included ({@link dev.shuttle.scheduler.SchedulingDelays}). A lost race costs a sample, never a
+ * wrong wait. The agent's measuring mode records the same for the JDK's own pool through hooks added to
+ * {@code VirtualThread} ({@link dev.shuttle.scheduler.DelayHooksTransformer},
+ * {@link dev.shuttle.scheduler.JdkSchedulingDelays}, one histogram per JDK carrier thread). Both are read through
+ * {@link dev.shuttle.scheduler.SchedulingDelayMXBean}; {@code SchedulingDelays}, {@code HandOffStamps} and
+ * {@code DelayHistogram} call nothing above them.
  */
 package dev.shuttle.scheduler;

@@ -38,7 +38,9 @@ class ThreadBuildersTransformerTest {
         // Package-private: VirtualThread.defaultScheduler() reads it (DefaultSchedulerTransformer).
         assertTrue(field.flags().has(AccessFlag.STATIC) && field.flags().has(AccessFlag.VOLATILE)
                 && !field.flags().has(AccessFlag.PRIVATE) && !field.flags().has(AccessFlag.PUBLIC));
-        assertEquals(before.fields().size() + 1, after.fields().size());
+        assertEquals(before.fields().size() + 2, after.fields().size());
+        assertTrue(after.fields().stream().anyMatch(f -> f.fieldName().equalsString(
+                ThreadBuildersTransformer.DELAYS_FIELD) && f.fieldType().stringValue().equals("Ljava/util/function/ObjIntConsumer;")));
         assertEquals(before.methods().size(), after.methods().size());
 
         List<String> prefix = instructions(method(after)).subList(0, 7);

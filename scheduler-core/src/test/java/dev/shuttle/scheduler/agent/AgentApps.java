@@ -69,10 +69,52 @@ public final class AgentApps {
                     Boolean.parseBoolean(args[3]));
             case "hooks" -> app.hooks();
             case "shuttle-mxbean" -> app.shuttleMxBean();
+            case "measure" -> app.measure(args[1]);
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
         System.exit(app.failures.isEmpty() ? 0 : 3);
+    }
+
+    /**
+     * The known scheduling delay on the scheduler in charge (one carrier: {@code -Djdk.virtualThreadScheduler
+     * .parallelism=1} or {@code -Dshuttle.parallelism=1}): a driver starts a thread and computes for 5 ms before it
+     * lets the carrier go, 80 times; the bean {@code dev.shuttle:type=SchedulingDelay,name=<bean>} must show sampled
+     * starts between 4 and 6 ms, and the threads must have run where that scheduler runs them.
+     */
+    private void measure(String bean) throws Exception {
+        String[] carrier = new String[1];
+        Thread driver = Thread.ofVirtual().name("driver").start(() -> {
+            for (int i = 0; i < 80; i++) {
+                Thread waiter = Thread.ofVirtual().start(() -> carrier[0] = Thread.currentThread().toString());
+                long end = System.nanoTime() + 5_000_000;
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                try {
+                    waiter.join();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        });
+        driver.join();
+        var server = ManagementFactory.getPlatformMBeanServer();
+        var name = new javax.management.ObjectName("dev.shuttle:type=SchedulingDelay,name=" + bean);
+        long[] bounds = (long[]) server.getAttribute(name, "SchedulingDelayBucketBoundsNanos");
+        long[] starts = (long[]) server.invoke(name, "schedulingDelayBucketCountsOf", new Object[] {"start"},
+                new String[] {String.class.getName()});
+        long inFive = 0;
+        for (int i = 0; i + 1 < bounds.length; i++) {
+            if (bounds[i] >= 4_000_000 && bounds[i + 1] <= 6_000_000) {
+                inFive += starts[i];
+            }
+        }
+        check("sampled starts in 4-6 ms", inFive >= 1, java.util.Arrays.toString(starts));
+        check("p99 reported", (long) server.getAttribute(name, "SchedulingDelayP99Nanos") > 0,
+                server.getAttribute(name, "SchedulingDelayP99Nanos"));
+        check("ran on " + (bean.equals("default") ? SHUTTLE : JDK_DEFAULT),
+                carrier[0].contains(bean.equals("default") ? SHUTTLE : JDK_DEFAULT), carrier[0]);
     }
 
     /**

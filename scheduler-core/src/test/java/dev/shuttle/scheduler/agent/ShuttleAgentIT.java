@@ -223,6 +223,20 @@ class ShuttleAgentIT {
                 + " or off", slice.firstErrLine(), slice::toString);
     }
 
+    /**
+     * The JDK-default measuring mode: the JDK's pool keeps scheduling (its workers run the threads) and a known 5 ms
+     * wait shows in the histogram; on Shuttle the same application reads the same bean shape.
+     */
+    @Test
+    void measuringModeShowsAKnownDelayOnTheJdkDefaultAndOnShuttle() throws Exception {
+        Run jdk = run(java25(), List.of("-Dshuttle.measure=true", "-Djdk.virtualThreadScheduler.parallelism=1"),
+                "measure", "jdk-default");
+        assertPassed(jdk, "sampled starts in 4-6 ms", "p99 reported", "ran on " + AgentApps.JDK_DEFAULT);
+        Run shuttle = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=1", "-Dshuttle.measure=true"),
+                "measure", "default");
+        assertPassed(shuttle, "sampled starts in 4-6 ms", "p99 reported", "ran on " + AgentApps.SHUTTLE);
+    }
+
     static Stream<Arguments> badInputs() {
         String supported = "the only supported value is dev.shuttle.scheduler.ShuttleScheduler";
         String range = "expected an integer from 1 to 32767";
@@ -246,6 +260,10 @@ class ShuttleAgentIT {
                 Arguments.of(List.of(SHUTTLE, "-Dshuttle.parallelism=2", "-Dshuttle.maxCarriers=1"),
                         "shuttle: -Dshuttle.maxCarriers=1: out of range; expected an integer from the parallelism (2)"
                                 + " to 32767"),
+                Arguments.of(List.of("-Dshuttle.measure=yes"),
+                        "shuttle: -Dshuttle.measure=yes: expected true or false"),
+                Arguments.of(List.of(SHUTTLE, "-Dshuttle.schedulingDelay=sampled"),
+                        "shuttle: -Dshuttle.schedulingDelay=sampled: expected on or off"),
                 Arguments.of(List.of(SHUTTLE, "-Dshuttle.timeSlice=500us"),
                         "shuttle: -Dshuttle.timeSlice=500us: not a number; expected a duration such as 10ms or 1s"
                                 + " (at least 1ms), or off"));

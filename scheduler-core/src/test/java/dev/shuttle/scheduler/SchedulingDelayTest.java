@@ -1,0 +1,244 @@
+package dev.shuttle.scheduler;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.sun.management.ThreadMXBean;
+import java.lang.invoke.MethodHandles;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMX;
+import javax.management.ObjectName;
+import jdk.jfr.Recording;
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class SchedulingDelayTest {
+    static final long MS = 1_000_000;
+    /** Rounds of the known delay: at one sample in eight, none sampled has odds (7/8)^80, about 2 in 100,000. */
+    static final int ROUNDS = 80;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void bucketsFollowGosLayout() {
+        for (long v : new long[] {0, 1, 255, 256, 511, 512, 1000, 4_999_999, 5 * MS, 123_456_789, (1L << 39) - 1}) {
+            int i = DelayHistogram.index(v);
+            assertTrue(DelayHistogram.lowerBound(i) <= v && v < DelayHistogram.upperBound(i), "value " + v);
+        }
+        assertEquals(DelayHistogram.OVERFLOW, DelayHistogram.index(1L << 39));
+        assertEquals(DelayHistogram.OVERFLOW, DelayHistogram.index(Long.MAX_VALUE));
+        for (int i = 0; i < DelayHistogram.OVERFLOW; i++) {
+            long lower = DelayHistogram.lowerBound(i);
+            long upper = DelayHistogram.upperBound(i);
+            assertTrue(lower < upper && upper - lower <= Math.max(32, lower / 4), "bucket " + i);
+            assertEquals(i, DelayHistogram.index(lower));
+            assertEquals(i, DelayHistogram.index(upper - 1));
+        }
+        // 5 ms lands in a bucket inside 4-6 ms, half a millisecond wide.
+        int five = DelayHistogram.index(5 * MS);
+        assertTrue(DelayHistogram.lowerBound(five) >= 4 * MS && DelayHistogram.upperBound(five) <= 6 * MS);
+        long[] counts = new long[DelayHistogram.COUNTS];
+        counts[DelayHistogram.index(1000)] = 98;
+        counts[five] = 2;
+        assertEquals(DelayHistogram.upperBound(DelayHistogram.index(1000)) - 1,
+                DelayHistogram.Snapshot.quantile(counts, 0.5, 0));
+        assertEquals(5 * MS, DelayHistogram.Snapshot.quantile(counts, 0.99, 5 * MS));
+        assertEquals(0, DelayHistogram.Snapshot.quantile(new long[DelayHistogram.COUNTS], 0.99, 0));
+    }
+
+    /**
+     * One processor: a driver starts a thread and computes for 5 ms before it lets the carrier go, so the started
+     * thread waits 5 ms; every sampled start but the driver's own lands between 4 and 6 ms, through the MXBean, and
+     * the threshold event names the waiter and the driver it waited behind.
+     */
+    @Test
+    void aKnownFiveMillisecondWaitLandsInItsBucket() throws Exception {
+        Path file = dir.resolve("delay.jfr");
+        String name = "delay-known";
+        try (Recording recording = new Recording();
+             ShuttleScheduler shuttle = ShuttleScheduler.builder().name(name).parallelism(1).build()) {
+            recording.enable("dev.shuttle.SchedulingDelay").with("minDelay", "3 ms");
+            recording.start();
+            Thread driver = shuttle.ofVirtual().name("driver").start(SchedulingDelayTest::startAndCompute);
+            driver.join();
+            recording.stop();
+            recording.dump(file);
+            SchedulingDelayMXBean bean = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(),
+                    new ObjectName("dev.shuttle:type=SchedulingDelay,name=" + name), SchedulingDelayMXBean.class);
+            long[] bounds = bean.getSchedulingDelayBucketBoundsNanos();
+            long[] starts = bean.schedulingDelayBucketCountsOf("start");
+            long inFive = 0;
+            long below = 0;
+            for (int i = 0; i < starts.length; i++) {
+                long upper = i + 1 < bounds.length ? bounds[i + 1] : Long.MAX_VALUE;
+                if (bounds[i] >= 4 * MS && upper <= 6 * MS) {
+                    inFive += starts[i];
+                } else if (upper <= 4 * MS) {
+                    below += starts[i];
+                }
+            }
+            assertTrue(inFive >= 1, "no sampled start in 4-6 ms: " + java.util.Arrays.toString(starts));
+            assertTrue(below <= 1, "starts that did not wait for the driver (only the driver's own may): " + below);
+            assertTrue(bean.getSchedulingDelayMaxNanos() >= 4 * MS);
+            assertTrue(bean.getSchedulingDelaySamples() >= inFive);
+            assertTrue(bean.schedulingDelayPercentileNanos("start", 100) >= 4 * MS);
+            assertThrows(IllegalArgumentException.class, () -> bean.schedulingDelayBucketCountsOf("sleep"));
+            assertThrows(IllegalArgumentException.class, () -> bean.schedulingDelayPercentileNanos("all", 0));
+        }
+        List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
+                .filter(e -> e.getEventType().getName().equals("dev.shuttle.SchedulingDelay")
+                        && name.equals(e.getString("scheduler"))).toList();
+        assertTrue(!events.isEmpty(), () -> "no SchedulingDelay event past 3 ms: " + debug(file));
+        for (RecordedEvent e : events) {
+            assertTrue(e.getDuration("delay").toNanos() >= 3 * MS, e::toString);
+            assertEquals("start", e.getString("kind"), e::toString);
+            assertEquals("waiter", e.getThread("thread").getJavaName(), e::toString);
+            assertEquals("driver", e.getThread("previous").getJavaName(), e::toString);
+        }
+    }
+
+    static String debug(Path file) {
+        try {
+            return RecordingFile.readAllEvents(file).stream().map(e -> e.getEventType().getName()).distinct().toList()
+                    + " threshold " + SchedulingDelayEvent.minDelayNanos;
+        } catch (Exception e) {
+            return e.toString();
+        }
+    }
+
+    static void startAndCompute() {
+        for (int i = 0; i < ROUNDS; i++) {
+            Thread waiter = Thread.ofVirtual().name("waiter").start(() -> { });
+            long end = System.nanoTime() + 5 * MS;
+            while (System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            try {
+                waiter.join();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /**
+     * Two processors, then three, then one: the merged counts are the sum of every processor's, retired ones
+     * included, they never go back across a resize, and they are about one in eight of the runs.
+     */
+    @Test
+    void countsAddUpAcrossProcessorsAndResizes() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("delay-sum").parallelism(2).build()) {
+            long before = 0;
+            for (int size : new int[] {2, 3, 1}) {
+                shuttle.setParallelism(size);
+                yieldAndPark(shuttle, 8, 2000);
+                DelayHistogram.Snapshot merged = SchedulingDelays.snapshot(shuttle.pool().state);
+                long total = DelayHistogram.Snapshot.total(merged.allKinds());
+                long sum = 0;
+                for (Processor p : shuttle.pool().state.everCreated()) {
+                    DelayHistogram.Snapshot one = new DelayHistogram.Snapshot();
+                    p.delays.addTo(one);
+                    sum += DelayHistogram.Snapshot.total(one.allKinds());
+                }
+                assertEquals(total, sum, "merged versus per processor at parallelism " + size);
+                assertTrue(total >= before, "samples went back from " + before + " to " + total);
+                before = total;
+            }
+            shuttle.setParallelism(1);
+            long runs = SchedulerCounters.of(shuttle.pool()).tasksRun();
+            double expected = runs / (double) HandOffStamps.SAMPLE_PERIOD;
+            double sigma = Math.sqrt(runs * (1.0 / 8) * (7.0 / 8));
+            assertTrue(Math.abs(before - expected) < 6 * sigma, before + " samples of " + runs + " runs");
+            long[] yields = SchedulingDelays.snapshot(shuttle.pool().state).counts[HandOffStamps.YIELD];
+            assertTrue(DelayHistogram.Snapshot.total(yields) > 0, "no yield sampled");
+        }
+    }
+
+    private static void yieldAndPark(ShuttleScheduler shuttle, int threads, int steps) throws InterruptedException {
+        List<Thread> started = new ArrayList<>();
+        AtomicLong done = new AtomicLong();
+        for (int t = 0; t < threads; t++) {
+            started.add(shuttle.ofVirtual().start(() -> {
+                for (int i = 0; i < steps; i++) {
+                    if (i % 2 == 0) {
+                        Thread.yield();
+                    } else {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1000);
+                    }
+                }
+                done.incrementAndGet();
+            }));
+        }
+        for (Thread t : started) {
+            t.join();
+        }
+        assertEquals(threads, done.get());
+    }
+
+    /** The recording path, stamp to histogram, on this thread after warm-up: no byte allocated. */
+    @Test
+    void recordingAllocatesNothing() throws Throwable {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        SchedulingDelays delays = new SchedulingDelays();
+        Processor proc = new PoolState(1, SpinPolicy.DEFAULT).processors[0];
+        Thread vthread = JdkVirtualThreads.newBuilder(Runnable::run).unstarted(() -> { });
+        Runnable task = (Runnable) MethodHandles.privateLookupIn(vthread.getClass(), MethodHandles.lookup())
+                .findGetter(vthread.getClass(), "runContinuation", Runnable.class).invoke(vthread);
+        long saved = SchedulingDelayEvent.minDelayNanos;
+        SchedulingDelayEvent.minDelayNanos = Long.MAX_VALUE;
+        try {
+            burst(delays, proc, vthread, task, 200_000);
+            long id = Thread.currentThread().threadId();
+            long start = threads.getThreadAllocatedBytes(id);
+            burst(delays, proc, vthread, task, 200_000);
+            long allocated = threads.getThreadAllocatedBytes(id) - start;
+            DelayHistogram.Snapshot s = new DelayHistogram.Snapshot();
+            proc.delays.addTo(s);
+            long samples = DelayHistogram.Snapshot.total(s.counts[HandOffStamps.WAKE]);
+            assertTrue(samples > 40_000 && samples < 60_000, samples + " samples of 400,000");
+            assertTrue(allocated < 1024, allocated + " bytes allocated by 200,000 hand-offs and starts");
+        } finally {
+            SchedulingDelayEvent.minDelayNanos = saved;
+        }
+    }
+
+    private static void burst(SchedulingDelays delays, Processor proc, Thread vthread, Runnable task, int n) {
+        for (int i = 0; i < n; i++) {
+            delays.handedOff(vthread, HandOffStamps.WAKE);
+            delays.starting("alloc", proc, task);
+        }
+    }
+
+    @Test
+    void aNegativeThresholdIsRefusedLikeTheOtherDurationSettings() {
+        long saved = SchedulingDelayEvent.minDelayNanos;
+        SchedulingDelayEvent.MinDelay setting = new SchedulingDelayEvent.MinDelay();
+        setting.setValue("-5 ms");
+        assertEquals("20 ms", setting.getValue());
+        assertEquals(saved, SchedulingDelayEvent.minDelayNanos);
+        assertEquals("5 ms", setting.combine(java.util.Set.of("-1 ms", "5 ms", "1 s")));
+    }
+
+    @Test
+    void theOnOffPropertyAcceptsOnlyOnAndOff() {
+        assertTrue(SchedulingDelays.parseEnabled(null));
+        assertTrue(SchedulingDelays.parseEnabled("on"));
+        assertEquals(false, SchedulingDelays.parseEnabled("off"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> SchedulingDelays.parseEnabled("yes"));
+        assertEquals("-Dshuttle.schedulingDelay=yes: expected on or off", e.getMessage());
+        assertEquals(false, JdkSchedulingDelays.parseMeasure(null));
+        assertThrows(IllegalArgumentException.class, () -> JdkSchedulingDelays.parseMeasure("1"));
+    }
+}
