@@ -30,6 +30,11 @@ final class Carrier extends CarrierThread implements IntPredicate {
      */
     static final int RUN_NEXT_LIMIT = 3;
     private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
+    /**
+     * How often a parking carrier reads its involuntary switch count at most: the kernel preempts at its scheduler
+     * tick (1-4 ms on Linux), so reading more often learns nothing sooner.
+     */
+    private static final long SWITCHES_READ_INTERVAL_NANOS = 1_000_000;
 
     private final TimerDeadlines deadlines;
     private final MonitorSignal monitor;
@@ -48,8 +53,10 @@ final class Carrier extends CarrierThread implements IntPredicate {
     private boolean wokenToSearch;
     /** Owner: reads this thread's involuntary context switches. */
     private final InvoluntarySwitches switches = new InvoluntarySwitches();
-    /** Owner: that count when this carrier last parked (or started), or {@code UNAVAILABLE}. */
+    /** Owner: that count when this carrier last read it (as it started or parked), or {@code UNAVAILABLE}. */
     private long switchesAtLastPark = InvoluntarySwitches.UNAVAILABLE;
+    /** Owner: when it was read. */
+    private long switchesReadAt;
 
     Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, SpareCarriers spares, Wakeups wakeups,
             TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
@@ -68,6 +75,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
         recordActivity();
         TimerSlack.lowerForCurrentThread();
         switchesAtLastPark = switches.read();
+        switchesReadAt = System.nanoTime();
         try {
             while (!state.isStopping()) {
                 if (p == null) {
@@ -367,18 +375,25 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     /**
-     * Before a park, the one moment a carrier is about to give up its core anyway, so the reading's system call costs
-     * nothing a running task would wait for: counts the involuntary switches since this carrier last parked into
-     * {@code proc}'s counter and, if there were any, tells the search back-off that the core is wanted by other
-     * threads. A switch while a task ran counts as much as one while the carrier spun: either says that a spin now
-     * would hold a core that another runnable thread is waiting for.
+     * Before a park, the one moment a carrier is about to give up its core anyway: counts the involuntary switches
+     * since this carrier last read them into {@code proc}'s counter and, if there were any, tells the search back-off
+     * that the core is wanted by other threads. A switch while a task ran counts as much as one while the carrier
+     * spun: either says that a spin now would hold a core that another runnable thread is waiting for. Read at most
+     * once per {@link #SWITCHES_READ_INTERVAL_NANOS}: a carrier that parks every few microseconds (a wake-up every
+     * 20 µs) would otherwise pay a system call per park, and the count is cumulative, so reading less often loses
+     * nothing, it only tells later.
      */
     private void noteSwitches(Processor proc) {
-        long now = switches.read();
+        long now = System.nanoTime();
+        if (now - switchesReadAt < SWITCHES_READ_INTERVAL_NANOS) {
+            return;
+        }
+        switchesReadAt = now;
+        long count = switches.read();
         long last = switchesAtLastPark;
-        switchesAtLastPark = now;
-        if (now != InvoluntarySwitches.UNAVAILABLE && last != InvoluntarySwitches.UNAVAILABLE && now > last) {
-            proc.involuntarySwitches += now - last;
+        switchesAtLastPark = count;
+        if (count != InvoluntarySwitches.UNAVAILABLE && last != InvoluntarySwitches.UNAVAILABLE && count > last) {
+            proc.involuntarySwitches += count - last;
             proc.backoff.contended();
         }
     }

@@ -19,10 +19,10 @@ package dev.shuttle.scheduler;
  * <p>The rules. A search that finds work after at least one pause earns the full budget back. A search that finds
  * nothing costs one round of budget. A carrier woken with work sooner after it began to park than a full-budget
  * search lasts would have found that work by spinning: that restores the full budget too, so a carrier whose budget
- * ran out learns when spinning would pay again. A carrier that was switched out while runnable since it last parked
- * (its core was taken for another thread) spends no rounds on its next search: the core is wanted, and a spin would
- * take it from whoever wants it. Whatever the budget, the search makes one pause and a second pass
- * ({@link WorkSearch#search}), which a stuck processor's runNext needs.
+ * ran out learns when spinning would pay again. A carrier that was switched out while runnable since it last looked
+ * (as it parks, at most once a millisecond) spends no rounds on its next search: its core is wanted by another
+ * thread, and a spin would take it from that thread. Whatever the budget, the search makes one pause and a second
+ * pass ({@link WorkSearch#search}), which a stuck processor's runNext needs.
  */
 final class SearchBackoff {
     private final SpinPolicy policy;
