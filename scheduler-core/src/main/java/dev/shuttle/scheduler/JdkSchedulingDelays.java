@@ -71,7 +71,7 @@ final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
         int kind = HandOffStamps.kind(word);
         mine.get().record(kind, waited);
         if (waited >= SchedulingDelayEvent.minDelayNanos) {
-            SchedulingDelayEvent.emit(NAME, vthread, kind, waited, -1, null);
+            SchedulingDelayEvent.emit(NAME, vthread, kind, waited, -1, -1);
         }
     }
 

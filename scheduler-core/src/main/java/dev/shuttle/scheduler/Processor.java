@@ -120,8 +120,11 @@ final class Processor {
     long timersArmed;
     /** Holder: the sampled waits of the threads it started ({@link SchedulingDelays}). */
     final DelayHistogram delays = new DelayHistogram();
-    /** Holder: the virtual thread it started last; {@link SchedulingDelayEvent} names it as what a victim waited on. */
-    Thread lastStarted;
+    /**
+     * Holder: the id of the virtual thread it started last, which {@link SchedulingDelayEvent} names as what a victim
+     * waited behind; an id, so that an idle processor keeps no ended thread reachable.
+     */
+    long lastStartedId = -1;
 
     /**
      * Scheduling ticks, a sign of progress: written by the holder with release stores (a plain store on x86, not a

@@ -13,9 +13,10 @@ import jdk.jfr.Timespan;
  * {@code dev.shuttle.SchedulingDelay#minDelay=5 ms}) between being handed to its scheduler and a carrier starting it.
  * Only sampled hand-offs are timed ({@link HandOffStamps}, one in {@value HandOffStamps#SAMPLE_PERIOD}), so a
  * starvation that lasts shows up in a few events, not in every one of its victims. The carrier emits it as it starts
- * the thread, so the event's own thread is the carrier; the victim is {@link #thread}, and {@link #previous} is the
- * virtual thread that the same processor started just before it, the last of those it waited behind (left empty on
- * the JDK's scheduler, whose carriers keep no such record).
+ * the thread, so the event's own thread is the carrier; the victim is {@link #thread}, and {@link #previousThreadId}
+ * is the id of the virtual thread that the same processor started just before it, the last of those it waited behind
+ * (-1 on the JDK's scheduler, whose carriers keep no such record). An id, not the thread: a processor that kept its
+ * last thread would keep an ended thread reachable for as long as the processor stays idle.
  */
 @Name("dev.shuttle.SchedulingDelay")
 @Label("Scheduling Delay")
@@ -46,9 +47,9 @@ final class SchedulingDelayEvent extends jdk.jfr.Event {
     @Description("The processor that ran it (Shuttle), or -1 on the JDK's scheduler")
     int processor;
 
-    @Label("Previous Thread")
-    @Description("The virtual thread this processor ran just before it: the last it waited behind")
-    Thread previous;
+    @Label("Previous Thread Id")
+    @Description("The id of the virtual thread this processor ran just before it (the last it waited behind), or -1")
+    long previousThreadId;
 
     @Label("Minimum Delay")
     @Description("Record a sampled wait only when it lasted at least this long")
@@ -69,7 +70,7 @@ final class SchedulingDelayEvent extends jdk.jfr.Event {
         }
     }
 
-    static void emit(String scheduler, Thread thread, int kind, long delay, int processor, Thread previous) {
+    static void emit(String scheduler, Thread thread, int kind, long delay, int processor, long previousThreadId) {
         SchedulingDelayEvent e = new SchedulingDelayEvent();
         if (!e.isEnabled()) {
             return;
@@ -79,7 +80,7 @@ final class SchedulingDelayEvent extends jdk.jfr.Event {
         e.kind = HandOffStamps.KIND_NAMES[kind];
         e.delay = delay;
         e.processor = processor;
-        e.previous = previous;
+        e.previousThreadId = previousThreadId;
         e.commit();
     }
 }

@@ -9,7 +9,7 @@ package dev.shuttle.scheduler;
  * every processor ever created, retired ones included ({@link #snapshot}), so counts survive a resize.
  *
  * <p>Cost on the hot path: per hand-off a thread-local random draw, and for one in eight a clock read and a store;
- * per task started a hash, one load from the stamp table and a plain store of the thread into its processor; per
+ * per task started a hash, one load from the stamp table and a plain store of the thread's id into its processor; per
  * sampled task a clock read and two stores to the holder's own histogram. {@value #PROPERTY}{@code =off} turns it
  * all off (a static final the JIT folds), for comparing the cost.
  */
@@ -54,8 +54,8 @@ final class SchedulingDelays {
         if (vthread == null) {
             return;
         }
-        Thread previous = proc.lastStarted;
-        proc.lastStarted = vthread;
+        long previous = proc.lastStartedId;
+        proc.lastStartedId = vthread.threadId();
         long word = stamps.take(vthread);
         if (word == 0) {
             return;

@@ -66,11 +66,12 @@ class SchedulingDelayTest {
     void aKnownFiveMillisecondWaitLandsInItsBucket() throws Exception {
         Path file = dir.resolve("delay.jfr");
         String name = "delay-known";
+        Thread driver;
         try (Recording recording = new Recording();
              ShuttleScheduler shuttle = ShuttleScheduler.builder().name(name).parallelism(1).build()) {
             recording.enable("dev.shuttle.SchedulingDelay").with("minDelay", "3 ms");
             recording.start();
-            Thread driver = shuttle.ofVirtual().name("driver").start(SchedulingDelayTest::startAndCompute);
+            driver = shuttle.ofVirtual().name("driver").start(SchedulingDelayTest::startAndCompute);
             driver.join();
             recording.stop();
             recording.dump(file);
@@ -104,7 +105,7 @@ class SchedulingDelayTest {
             assertTrue(e.getDuration("delay").toNanos() >= 3 * MS, e::toString);
             assertEquals("start", e.getString("kind"), e::toString);
             assertEquals("waiter", e.getThread("thread").getJavaName(), e::toString);
-            assertEquals("driver", e.getThread("previous").getJavaName(), e::toString);
+            assertEquals(driver.threadId(), e.getLong("previousThreadId"), e::toString);
         }
     }
 
