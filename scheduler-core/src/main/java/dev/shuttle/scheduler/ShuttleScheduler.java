@@ -43,6 +43,13 @@ import java.util.concurrent.TimeUnit;
 public final class ShuttleScheduler implements AutoCloseable {
     /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
     public static final int MAX_PARALLELISM = PoolState.MAX_PARALLELISM;
+    /**
+     * The scheduler the agent installed as the JVM's default, or null; written by {@link SystemScheduler}. Kept here
+     * rather than there so that using a scheduler never loads the agent's classes, which name
+     * {@code java.lang.instrument} types: an application on the module path has no {@code java.instrument} in its boot
+     * layer unless it asks for it.
+     */
+    private static volatile ShuttleScheduler installedDefault;
 
     private final CarrierPool pool;
     private final SchedulerMXBeanImpl management;
@@ -69,6 +76,14 @@ public final class ShuttleScheduler implements AutoCloseable {
         return new Builder();
     }
 
+    static void setSystemDefault(ShuttleScheduler scheduler) {
+        installedDefault = scheduler;
+    }
+
+    static boolean isSystemDefault(ShuttleScheduler scheduler) {
+        return scheduler != null && scheduler == installedDefault;
+    }
+
     /** A scheduler with one carrier per available processor. */
     public static ShuttleScheduler create() {
         return builder().build();
@@ -82,7 +97,7 @@ public final class ShuttleScheduler implements AutoCloseable {
      * {@link #close()} throws.
      */
     public static Optional<ShuttleScheduler> systemDefault() {
-        return SystemScheduler.get();
+        return Optional.ofNullable(installedDefault);
     }
 
     /**
@@ -209,7 +224,7 @@ public final class ShuttleScheduler implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (SystemScheduler.isSystemDefault(this)) {
+        if (isSystemDefault(this)) {
             throw new IllegalStateException("this is the JVM's default virtual-thread scheduler (installed by"
                     + " Shuttle's agent); it lives as long as the JVM and cannot be closed");
         }

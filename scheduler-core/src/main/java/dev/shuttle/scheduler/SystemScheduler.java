@@ -4,7 +4,6 @@ import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executor;
 
@@ -40,18 +39,7 @@ final class SystemScheduler {
     static final String MAX_CARRIERS_PROPERTY = "shuttle.maxCarriers";
     static final String TIME_SLICE_PROPERTY = "shuttle.timeSlice";
 
-    private static volatile ShuttleScheduler installed;
-
     private SystemScheduler() {
-    }
-
-    /** The scheduler the agent installed as the JVM's default, if it did. */
-    static Optional<ShuttleScheduler> get() {
-        return Optional.ofNullable(installed);
-    }
-
-    static boolean isSystemDefault(ShuttleScheduler scheduler) {
-        return scheduler != null && scheduler == installed;
     }
 
     /**
@@ -156,12 +144,12 @@ final class SystemScheduler {
 
         ShuttleScheduler scheduler = ShuttleScheduler.builder().name("default").parallelism(parallelism)
                 .maxCarriers(maxCarriers).timeSlice(timeSlice).build();
-        installed = scheduler;
+        ShuttleScheduler.setSystemDefault(scheduler);
         try {
             defaultScheduler.setAccessible(true);
             defaultScheduler.set(null, scheduler.pool());
         } catch (ReflectiveOperationException | RuntimeException e) {
-            installed = null;
+            ShuttleScheduler.setSystemDefault(null);
             scheduler.close();
             return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;

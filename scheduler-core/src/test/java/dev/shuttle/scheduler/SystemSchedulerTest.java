@@ -47,7 +47,7 @@ class SystemSchedulerTest {
     void noSystemDefaultWithoutTheAgent() {
         assertTrue(ShuttleScheduler.systemDefault().isEmpty());
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(1).build()) {
-            assertTrue(!SystemScheduler.isSystemDefault(s));
+            assertTrue(!ShuttleScheduler.isSystemDefault(s));
         }
     }
 }
