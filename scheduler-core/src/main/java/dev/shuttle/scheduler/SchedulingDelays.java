@@ -10,27 +10,33 @@ package dev.shuttle.scheduler;
  *
  * <p>Cost on the hot path: per hand-off a thread-local random draw, and for one in eight a clock read and a store;
  * per task started a hash, one load from the stamp table and a plain store of the thread's id into its processor; per
- * sampled task a clock read and two stores to the holder's own histogram. {@value #PROPERTY}{@code =off} turns it
- * all off (a static final the JIT folds), for comparing the cost.
+ * sampled task a clock read and two stores to the holder's own histogram. It is off unless asked for (a static final
+ * the JIT folds), see {@link #ENABLED}.
  */
 final class SchedulingDelays {
     static final String PROPERTY = "shuttle.schedulingDelay";
-    /** Whether Shuttle's schedulers measure; {@link #parseEnabled} has already refused other values when it matters. */
-    static final boolean ENABLED = !"off".equals(System.getProperty(PROPERTY));
+    /**
+     * Whether Shuttle's schedulers measure: only when asked ({@value #PROPERTY}{@code =on}, or the agent's
+     * {@code shuttle.measure=true}): the per-hand-off draw and the per-start table lookup make a ping-pong round trip
+     * measurably slower (docs/operations.md, "Scheduling delay"), more than a measurement left on may cost.
+     * {@link #parseEnabled} has already refused other values when it matters.
+     */
+    static final boolean ENABLED = "on".equals(System.getProperty(PROPERTY))
+            || "true".equals(System.getProperty(JdkSchedulingDelays.PROPERTY));
 
     private final HandOffStamps stamps = new HandOffStamps();
 
     /**
-     * {@value #PROPERTY}: {@code on} (the default, also when unset) or {@code off}.
+     * {@value #PROPERTY}: {@code on} or {@code off} (the default, also when unset).
      *
      * @throws IllegalArgumentException naming the property and the value otherwise
      */
     static boolean parseEnabled(String text) {
-        if (text == null || text.equals("on")) {
-            return true;
-        }
-        if (text.equals("off")) {
+        if (text == null || text.equals("off")) {
             return false;
+        }
+        if (text.equals("on")) {
+            return true;
         }
         throw new IllegalArgumentException("-D" + PROPERTY + "=" + text + ": expected on or off");
     }

@@ -235,7 +235,7 @@ class SchedulingDelayTest {
 
     @Test
     void theOnOffPropertyAcceptsOnlyOnAndOff() {
-        assertTrue(SchedulingDelays.parseEnabled(null));
+        assertEquals(false, SchedulingDelays.parseEnabled(null));
         assertTrue(SchedulingDelays.parseEnabled("on"));
         assertEquals(false, SchedulingDelays.parseEnabled("off"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
