@@ -30,9 +30,10 @@ final class RoundSummary {
 
     /**
      * One metric of one cell over the rounds. {@code shuttleWorse} counts the rounds in which Shuttle's run was worse
-     * than the JDK default's of the same round, by any margin.
+     * than the JDK default's of the same round, by any margin; {@code interval} is the project's win/loss rule over
+     * the same per-round ratios.
      */
-    record Comparison(Spread jdk, Spread shuttle, Spread ratio, int shuttleWorse, int rounds,
+    record Comparison(Spread jdk, Spread shuttle, Spread ratio, RatioInterval interval, int shuttleWorse, int rounds,
             boolean higherIsBetter) {
         /** Judged on the medians, the values the table shows side by side. */
         boolean shuttleLoses() {
@@ -64,7 +65,8 @@ final class RoundSummary {
                     worse++;
                 }
             }
-            return new Comparison(Spread.of(j), Spread.of(s), Spread.of(ratios), worse, j.length, higherIsBetter);
+            return new Comparison(Spread.of(j), Spread.of(s), Spread.of(ratios), RatioInterval.of(ratios), worse, j.length,
+                    higherIsBetter);
         }
 
         private static List<Integer> rounds(List<ServerBench.Run> runs) {

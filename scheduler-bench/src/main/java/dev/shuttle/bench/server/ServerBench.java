@@ -28,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp scheduler-bench/target/benchmarks.jar \
  *     dev.shuttle.bench.server.ServerBench [--smoke] [--rounds N] [--out FILE] [--plots DIR]
- *     [--server helidon|jdk]... [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]</pre>
+ *     [--server helidon|jdk]... [--endpoint PATH]... [--server-arg FLAG]... [--request-timeout MS]
+ *     [--loads 0.25,0.5]</pre>
  *
  * {@code --rounds} runs all of that N times (by default once), every server in a new JVM each round, the JDK default
  * first in odd rounds and Shuttle first in even ones; every round is loaded at round 1's rates, and the report gives
@@ -38,6 +39,8 @@ import java.util.concurrent.TimeUnit;
  * {@code --server-arg} (repeatable) adds a JVM flag to every server alike, e.g. to profile them:
  * {@code --server-arg -XX:StartFlightRecording=filename=/tmp/server-%p.jfr}. {@code --plots} writes the latency
  * against offered load of each framework and endpoint there, as SVG, and links them in the report;
+ * {@code --loads} runs the open-loop steps only at these fractions of the JDK default's maximum (by default 25, 50
+ * and 75 %), so that a question about one load can take five rounds in the time of two;
  * {@code --request-timeout} is how many milliseconds a request may go unanswered before it counts as timed out (by
  * default 2000, {@link #REQUEST_TIMEOUT_NANOS}; {@link ServerBenchArgs} has the range).
  */
@@ -93,6 +96,12 @@ public final class ServerBench {
         Settings withRequestTimeout(long nanos) {
             return new Settings(name, warmupNanos, maxNanos, openWarmupNanos, leadInNanos, stepNanos, loads,
                     connections, nanos, rounds, profileLoad, profileNanos);
+        }
+
+        /** These settings with the open-loop steps at {@code fractions} of the JDK default's maximum. */
+        Settings withLoads(double[] fractions) {
+            return new Settings(name, warmupNanos, maxNanos, openWarmupNanos, leadInNanos, stepNanos, fractions.clone(),
+                    connections, requestTimeoutNanos, rounds, profileLoad, profileNanos);
         }
 
         /** These settings run {@code n} rounds. */

@@ -29,6 +29,7 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
         ServerBench.Settings settings = ServerBench.FULL;
         long timeoutNanos = -1;
         int rounds = 1;
+        double[] loads = null;
         List<Framework> frameworks = new ArrayList<>();
         List<Endpoint> endpoints = new ArrayList<>();
         List<String> serverArgs = new ArrayList<>();
@@ -41,7 +42,7 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
                 continue;
             }
             if (!List.of("--server", "--endpoint", "--server-arg", "--out", "--plots", "--request-timeout",
-                    "--rounds").contains(flag)) {
+                    "--rounds", "--loads").contains(flag)) {
                 throw new IllegalArgumentException("unknown flag " + flag);
             }
             if (i + 1 >= args.length) {
@@ -55,10 +56,14 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
                 case "--out" -> out = Path.of(value);
                 case "--plots" -> plots = Path.of(value);
                 case "--rounds" -> rounds = rounds(value);
+                case "--loads" -> loads = loads(value);
                 default -> timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis(value));
             }
         }
         settings = settings.withRounds(rounds);
+        if (loads != null) {
+            settings = settings.withLoads(loads);
+        }
         return new ServerBenchArgs(timeoutNanos < 0 ? settings : settings.withRequestTimeout(timeoutNanos),
                 frameworks.isEmpty() ? List.of(Framework.values()) : frameworks,
                 endpoints.isEmpty() ? List.of(Endpoint.values()) : endpoints, serverArgs, Optional.ofNullable(out),
@@ -71,6 +76,29 @@ record ServerBenchArgs(ServerBench.Settings settings, List<Framework> frameworks
             throw new IllegalArgumentException("--rounds takes a whole number of rounds, 1 or more, not " + value);
         }
         return rounds;
+    }
+
+    /**
+     * Fractions of the JDK default's maximum, each above 0 and at most 1, comma-separated: above the maximum an
+     * open loop only measures its queue growing.
+     */
+    private static double[] loads(String value) {
+        String[] parts = value.split(",", -1);
+        double[] loads = new double[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            double load;
+            try {
+                load = Double.parseDouble(parts[i].trim());
+            } catch (NumberFormatException e) {
+                load = Double.NaN;
+            }
+            if (!(load > 0 && load <= 1)) {
+                throw new IllegalArgumentException("--loads takes fractions of the maximum above 0 and at most 1,"
+                        + " separated by commas, such as 0.25,0.5; not " + value);
+            }
+            loads[i] = load;
+        }
+        return loads;
     }
 
     private static int timeoutMillis(String value) {

@@ -169,9 +169,9 @@ public final class ServerReport {
             RoundSummary.Comparison rate = cell.get().compare(r -> r.result().completedPerSecond(), true);
             RoundSummary.Comparison cpu = cell.get().compare(ServerBench.Run::serverCpuMicrosPerRequest, false);
             md.append("| ").append(e.path()).append(" | ").append(value(rate.jdk())).append(" | ")
-                    .append(value(rate.shuttle())).append(" | ").append(ratio(rate.ratio())).append(" | ")
+                    .append(value(rate.shuttle())).append(" | ").append(ratio(rate)).append(" | ")
                     .append(value(cpu.jdk())).append(" | ").append(value(cpu.shuttle())).append(" | ")
-                    .append(ratio(cpu.ratio())).append(" | ").append(failures(cell.get())).append(" |\n");
+                    .append(ratio(cpu)).append(" | ").append(failures(cell.get())).append(" |\n");
             lossInFailures(losses, e.path() + " at the maximum", cell.get());
             loss(losses, e.path() + " maximum throughput", rate);
             loss(losses, e.path() + " server CPU per request at the maximum", cpu);
@@ -461,9 +461,9 @@ public final class ServerReport {
      */
     private static void loss(List<String> losses, String what, RoundSummary.Comparison c) {
         if (c.shuttleLoses()) {
-            losses.add("- " + what + ": " + (c.rounds() == 1 ? ratio(c.ratio())
+            losses.add("- " + what + ": " + (c.rounds() == 1 ? ratio(c)
                     : ComparisonTable.format(c.shuttle().median()) + " against "
-                            + ComparisonTable.format(c.jdk().median()) + ", per-round ratio " + ratio(c.ratio())
+                            + ComparisonTable.format(c.jdk().median()) + ", per-round ratio " + ratio(c)
                             + inRounds(c)));
         }
     }
@@ -487,15 +487,21 @@ public final class ServerReport {
     }
 
     private static String pair(RoundSummary.Comparison c) {
-        return value(c.jdk()) + " / " + value(c.shuttle()) + " (" + ratio(c.ratio()) + ")";
+        return value(c.jdk()) + " / " + value(c.shuttle()) + " (" + ratio(c) + ")";
     }
 
     private static String value(RoundSummary.Spread s) {
         return spread(s, ComparisonTable::format);
     }
 
-    private static String ratio(RoundSummary.Spread s) {
-        return spread(s, ComparisonTable::formatRatio);
+    /**
+     * The median of the per-round ratios with their range; from {@link RatioInterval#MIN_ROUNDS} rounds on, with its
+     * 95 % interval and the verdict of the project's rule instead, since a range alone cannot say whether a
+     * difference is beyond the spread.
+     */
+    private static String ratio(RoundSummary.Comparison c) {
+        return c.interval().rounds() < RatioInterval.MIN_ROUNDS ? spread(c.ratio(), ComparisonTable::formatRatio)
+                : c.interval().format();
     }
 
     /** Request counts as plain integers; a median of an even number of rounds may end in .5. */

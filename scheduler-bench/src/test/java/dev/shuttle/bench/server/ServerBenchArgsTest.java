@@ -1,5 +1,6 @@
 package dev.shuttle.bench.server;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -62,5 +63,22 @@ class ServerBenchArgsTest {
         assertEquals("benchmarks", ServerBenchArgs.parse("--out", "docs/server.md", "--plots", "docs/benchmarks")
                 .plotLink());
         assertEquals(Path.of("target/plots").toString(), ServerBenchArgs.parse("--plots", "target/plots").plotLink());
+    }
+
+    @Test
+    void loadsReplaceOnlyTheOpenLoopFractions() {
+        ServerBench.Settings settings = ServerBenchArgs.parse("--loads", "0.25", "--rounds", "5").settings();
+        assertArrayEquals(new double[] {0.25}, settings.loads());
+        assertEquals(5, settings.rounds());
+        assertEquals(ServerBench.FULL.stepNanos(), settings.stepNanos());
+        assertArrayEquals(new double[] {0.25, 0.5, 0.75}, ServerBenchArgs.parse().settings().loads());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-0.25", "1.5", "half", "0.25,", ",0.5", ""})
+    void refusesLoadsThatAreNotFractionsOfTheMaximum(String value) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> ServerBenchArgs.parse("--loads", value));
+        assertTrue(e.getMessage().contains("--loads"), e.getMessage());
     }
 }

@@ -181,6 +181,28 @@ class ServerReportTest {
     }
 
     /**
+     * From five rounds on a ratio is judged by the project's rule: the maximum throughput, a little above and below
+     * the JDK default's from round to round, is parity; the CPU per request, a fifth lower in every round, a win.
+     */
+    @Test
+    void fromFiveRoundsEachRatioCarriesItsIntervalAndVerdict() {
+        List<ServerBench.Run> runs = new ArrayList<>();
+        long[] shuttleMax = {990, 1010, 1000, 995, 1005};
+        for (int round = 1; round <= 5; round++) {
+            runs.add(run(round, Endpoint.HELLO, "jdk", 0, 1000, 500, 100_000_000, 0, 0));
+            runs.add(run(round, Endpoint.HELLO, "shuttle", 0, shuttleMax[round - 1], 500,
+                    80_000_000 * shuttleMax[round - 1] / 1000, 0, 0));
+            runs.add(run(round, Endpoint.HELLO, "jdk", 0.5, 500, 200, 50_000_000, 0, 0));
+            runs.add(run(round, Endpoint.HELLO, "shuttle", 0.5, 500, 200, 50_000_000, 0, 0));
+        }
+        String md = ServerReport.markdown(helidonResults(runs, new double[] {0.5}, 5), "cmd", null);
+        String row = md.substring(md.indexOf("| /hello | 1,000 |"));
+        row = row.substring(0, row.indexOf('\n'));
+        assertTrue(row.matches(".*\\| 1\\.00x \\[[0-9.]+, [0-9.]+\\] parity \\|.*"), row);
+        assertTrue(row.contains("| 0.80x [0.80, 0.80] lower |"), row);
+    }
+
+    /**
      * Three rounds where the per-round ratios' median differs from the ratio of the medians, and Shuttle is worse in
      * some rounds only: each cell shows the medians and ranges, each loss the rounds it was worse in.
      */
