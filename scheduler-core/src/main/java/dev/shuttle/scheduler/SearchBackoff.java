@@ -25,6 +25,12 @@ package dev.shuttle.scheduler;
  * pass ({@link WorkSearch#search}), which a stuck processor's runNext needs.
  */
 final class SearchBackoff {
+    /**
+     * A clock read costs about as much as an {@code onSpinWait}: reading it after each would spend half the pause on
+     * it.
+     */
+    private static final int SPINS_PER_CLOCK_READ = 8;
+
     private final SpinPolicy policy;
     /** Pause rounds the next search may spend: 0 to {@code policy.spinRounds()}. */
     private int rounds;
@@ -49,14 +55,21 @@ final class SearchBackoff {
         return rounds;
     }
 
-    /** Pauses between round {@code round} and the next: a burst of {@code onSpinWait}. */
+    /**
+     * Pauses between round {@code round} and the next: {@code onSpinWait} for the policy's pause, in bursts of
+     * {@link #SPINS_PER_CLOCK_READ} between two clock reads.
+     */
     void pause(int round) {
+        long now = System.nanoTime();
         if (round == 0 && rounds == policy.spinRounds()) {
-            searchStart = System.nanoTime();
+            searchStart = now;
         }
-        for (int i = 0; i < policy.spinsPerRound(); i++) {
-            Thread.onSpinWait();
-        }
+        long end = now + policy.pauseNanos();
+        do {
+            for (int i = 0; i < SPINS_PER_CLOCK_READ; i++) {
+                Thread.onSpinWait();
+            }
+        } while (System.nanoTime() - end < 0);
     }
 
     /** The search found work in round {@code round} (0 = before any pause). */

@@ -1,6 +1,7 @@
 package dev.shuttle.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -76,5 +77,16 @@ class SearchBackoffTest {
         assertEquals(0, budget.startSearch());
         budget.found(1);                          // the one pause every search makes found work: spinning pays
         assertEquals(POLICY.spinRounds(), budget.startSearch());
+    }
+
+    @Test
+    void aPauseSpinsForAtLeastThePolicysTimeWhateverTheSpeedOfOnSpinWait() {
+        long pauseNanos = 20_000_000L;
+        SearchBackoff backoff = new SearchBackoff(new SpinPolicy(1, pauseNanos));
+        backoff.startSearch();
+        long start = System.nanoTime();
+        backoff.pause(0);
+        long spun = System.nanoTime() - start;
+        assertTrue(spun >= pauseNanos, "paused " + spun + " ns of " + pauseNanos);
     }
 }
