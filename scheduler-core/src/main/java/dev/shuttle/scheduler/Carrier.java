@@ -326,6 +326,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
     void stopSearching() {
         spinning = false;
         wokenToSearch = false;
+        p.backoff.stoppedSearching();
         if (state.searching.decrementAndGet() == 0 && (state.hasQueuedWork() || deadlines.anyPending())) {
             wakeups.wakep();
         }

@@ -16,13 +16,19 @@ package dev.shuttle.scheduler;
  * way (spin only while spinning recently succeeded); Go spins a searching M only while stealing can still find work;
  * the second case is {@link #contended}.
  *
- * <p>The rules. A search that finds work after at least one pause earns the full budget back. A search that finds
- * nothing costs one round of budget. A carrier woken with work sooner after it began to park than a full-budget
- * search lasts would have found that work by spinning: that restores the full budget too, so a carrier whose budget
- * ran out learns when spinning would pay again. A carrier that was switched out while runnable since it last looked
- * (as it parks, at most once a millisecond) spends no rounds on its next search: its core is wanted by another
- * thread, and a spin would take it from that thread. Whatever the budget, the search makes one pause and a second
- * pass ({@link WorkSearch#search}), which a stuck processor's runNext needs.
+ * <p>The rules. Spinning pays only for work another carrier hands over: a task stolen from a busy processor's queue
+ * or {@code runNext}, pushed there by a virtual thread running on that carrier. A search that steals work after at
+ * least one pause earns the full budget back. A search that finds nothing costs one round of budget. A carrier woken
+ * sooner after it began to park than a full-budget search lasts, whose search then steals its work, would have found
+ * that work by spinning: that restores the full budget too, so a carrier whose budget ran out learns when spinning
+ * would pay again. Work taken from the global queue earns nothing, however soon it came: it was submitted by a
+ * thread that is not a carrier (the JDK's poller, a server's dispatcher, the unblocker), which on a machine with few
+ * cores needs the very core a spinning carrier holds, so that spinning for it only makes it come later; or it is a
+ * virtual thread that yielded, which asked to let others run first. A carrier
+ * that was switched out while runnable since it last looked (as it parks, at most once a millisecond) spends no
+ * rounds on its next search: its core is wanted by another thread, and a spin would take it from that thread.
+ * Whatever the budget, the search makes one pause and a second pass ({@link WorkSearch#search}), which a stuck
+ * processor's runNext needs.
  */
 final class SearchBackoff {
     /**
@@ -43,6 +49,11 @@ final class SearchBackoff {
     private long fullSearchNanos;
     /** When the carrier began to park with less than the full budget, or 0 when there is nothing to learn. */
     private long parkedAt;
+    /**
+     * The carrier was woken sooner after it began to park than a full search lasts, and has not yet found work: if
+     * the work it finds is stolen, spinning would have caught it.
+     */
+    private boolean wokenEarly;
 
     SearchBackoff(SpinPolicy policy) {
         this.policy = policy;
@@ -72,9 +83,12 @@ final class SearchBackoff {
         } while (System.nanoTime() - end < 0);
     }
 
-    /** The search found work in round {@code round} (0 = before any pause). */
-    void found(int round) {
-        if (round > 0) {
+    /**
+     * The search found work in round {@code round} (0 = before any pause); {@code stolen} when it came from another
+     * processor's queue, not from the global queue.
+     */
+    void found(int round, boolean stolen) {
+        if (stolen && (round > 0 || wokenEarly)) {
             rounds = policy.spinRounds();
         }
     }
@@ -97,12 +111,22 @@ final class SearchBackoff {
     /** The carrier is about to park. */
     void parking() {
         parkedAt = rounds < policy.spinRounds() && fullSearchNanos > 0L ? System.nanoTime() : 0L;
+        wokenEarly = false;
     }
 
-    /** The carrier was woken from its park to search: a waker handed it work. */
+    /**
+     * The carrier was woken from its park to search: a waker handed it work. Whether that teaches anything is known
+     * only once the carrier finds the work ({@link #found}).
+     */
     void wokenToSearch() {
-        if (parkedAt != 0L && System.nanoTime() - parkedAt < fullSearchNanos) {
-            rounds = policy.spinRounds();
-        }
+        wokenEarly = parkedAt != 0L && System.nanoTime() - parkedAt < fullSearchNanos;
+    }
+
+    /**
+     * The carrier stopped searching with work in hand, wherever it found it: a later find says nothing of this
+     * wake.
+     */
+    void stoppedSearching() {
+        wokenEarly = false;
     }
 }

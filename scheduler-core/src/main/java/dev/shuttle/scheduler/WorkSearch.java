@@ -42,11 +42,13 @@ final class WorkSearch {
         int rounds = Math.max(1, backoff.startSearch());
         for (int round = 0; round <= rounds; round++) {
             Runnable task = state.global.isEmpty() ? null : takeGlobal(state, proc);
+            boolean stolen = false;
             if (task == null) {
                 task = stealPass(state, proc, round == 0);
+                stolen = task != null;
             }
             if (task != null) {
-                backoff.found(round);
+                backoff.found(round, stolen);
                 if (round > 0) {
                     proc.spinsFound++;
                 }

@@ -26,9 +26,11 @@ class SearchBackoffTest {
         budget.startSearch();
         budget.wasted();
         assertEquals(1, budget.startSearch());
-        budget.found(0);
+        budget.found(0, true);
         assertEquals(1, budget.startSearch(), "work found before any pause says nothing about spinning");
-        budget.found(1);
+        budget.found(1, false);
+        assertEquals(1, budget.startSearch(), "work from the global queue came from outside: spinning did not pay");
+        budget.found(1, true);
         assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 
@@ -43,10 +45,47 @@ class SearchBackoffTest {
         Thread.sleep(150);
         budget.wokenToSearch();                   // woken 150 ms later: spinning would not have caught that work
         assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
+        budget.found(0, true);
+        budget.stoppedSearching();
+        assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
         budget.wasted();
         budget.parking();
         budget.wokenToSearch();                   // woken at once: a full search would have found the work
+        assertEquals(POLICY.spinRounds() - 2, budget.startSearch(), "nothing is learnt before the work is found");
+        budget.found(0, true);
+        budget.stoppedSearching();
         assertEquals(POLICY.spinRounds(), budget.startSearch());
+    }
+
+    @Test
+    void anEarlyWakeForWorkFromOutsideTeachesNothing() throws InterruptedException {
+        SearchBackoff budget = new SearchBackoff(POLICY);
+        budget.startSearch();
+        budget.pause(0);
+        Thread.sleep(50);
+        budget.wasted();                          // a full-budget search, timed: 50 ms
+        budget.parking();
+        budget.wokenToSearch();                   // woken at once, but for a task in the global queue
+        budget.found(0, false);
+        budget.stoppedSearching();
+        assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
+        budget.found(0, true);                    // a later steal is not this wake's work
+        assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
+    }
+
+    @Test
+    void aWakeWhoseWorkWasTakenOutsideTheSearchTeachesNothingLater() throws InterruptedException {
+        SearchBackoff budget = new SearchBackoff(POLICY);
+        budget.startSearch();
+        budget.pause(0);
+        Thread.sleep(50);
+        budget.wasted();
+        budget.parking();
+        budget.wokenToSearch();                   // woken at once; the carrier takes the global queue's task itself
+        budget.stoppedSearching();
+        budget.startSearch();
+        budget.found(0, true);                    // the next search's steal is not this wake's work
+        assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
     }
 
     @Test
@@ -75,7 +114,7 @@ class SearchBackoffTest {
         assertEquals(0, budget.startSearch(), "a carrier whose core was taken spins no rounds");
         budget.wasted();
         assertEquals(0, budget.startSearch());
-        budget.found(1);                          // the one pause every search makes found work: spinning pays
+        budget.found(1, true);                    // the one pause every search makes found work: spinning pays
         assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 
