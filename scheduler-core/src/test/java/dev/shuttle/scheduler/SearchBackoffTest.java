@@ -57,14 +57,20 @@ class SearchBackoffTest {
         assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 
-    @Test
-    void anEarlyWakeForWorkFromOutsideTeachesNothing() throws InterruptedException {
+    /** A budget whose full-budget search was timed at 50 ms and found nothing, now parked. */
+    private static SearchBackoff parkedAfterATimedFullSearch() throws InterruptedException {
         SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
         budget.pause(0);
         Thread.sleep(50);
-        budget.wasted();                          // a full-budget search, timed: 50 ms
+        budget.wasted();
         budget.parking();
+        return budget;
+    }
+
+    @Test
+    void anEarlyWakeForWorkFromOutsideTeachesNothing() throws InterruptedException {
+        SearchBackoff budget = parkedAfterATimedFullSearch();
         budget.wokenToSearch();                   // woken at once, but for a task in the global queue
         budget.found(0, false);
         budget.stoppedSearching();
@@ -75,12 +81,7 @@ class SearchBackoffTest {
 
     @Test
     void aWakeWhoseWorkWasTakenOutsideTheSearchTeachesNothingLater() throws InterruptedException {
-        SearchBackoff budget = new SearchBackoff(POLICY);
-        budget.startSearch();
-        budget.pause(0);
-        Thread.sleep(50);
-        budget.wasted();
-        budget.parking();
+        SearchBackoff budget = parkedAfterATimedFullSearch();
         budget.wokenToSearch();                   // woken at once; the carrier takes the global queue's task itself
         budget.stoppedSearching();
         budget.startSearch();
