@@ -83,7 +83,11 @@ public final class SpinBitCondition implements Condition {
         }
     }
 
-    /** Whether any thread waits on this condition; the caller must hold the lock. */
+    /**
+     * Whether any thread waits on this condition; the caller must hold the lock.
+     *
+     * @return whether any thread waits on this condition
+     */
     public boolean hasWaiters() {
         checkHeld();
         for (WaiterNode n = first; n != null; n = n.nextWaiter) {

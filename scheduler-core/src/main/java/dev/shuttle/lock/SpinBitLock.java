@@ -144,21 +144,38 @@ public class SpinBitLock implements Lock {
         return sync.newCondition();
     }
 
+    /**
+     * Whether the current thread holds this lock.
+     *
+     * @return whether the current thread holds this lock
+     */
     public boolean isHeldByCurrentThread() {
         return sync.owner == Thread.currentThread();
     }
 
-    /** Holds by the current thread, 0 if it does not hold the lock. */
+    /**
+     * Holds by the current thread, 0 if it does not hold the lock.
+     *
+     * @return the current thread's holds, 0 if it does not hold the lock
+     */
     public int getHoldCount() {
         return isHeldByCurrentThread() ? sync.holds : 0;
     }
 
-    /** Whether any thread holds the lock. A snapshot, for monitoring. */
+    /**
+     * Whether any thread holds the lock. A snapshot, for monitoring.
+     *
+     * @return whether any thread holds the lock
+     */
     public boolean isLocked() {
         return sync.lockBits() != 0;
     }
 
-    /** Whether some thread sleeps waiting for this lock (Go's mutexContended). A snapshot. */
+    /**
+     * Whether some thread sleeps waiting for this lock (Go's mutexContended). A snapshot.
+     *
+     * @return whether some thread sleeps waiting for this lock
+     */
     public boolean hasQueuedThreads() {
         return sync.hasSleepers();
     }
@@ -168,7 +185,11 @@ public class SpinBitLock implements Lock {
         return sync.hasSpinner();
     }
 
-    /** Number of sleeping waiters. Walks the sleeper stack; a snapshot, for monitoring only. */
+    /**
+     * Number of sleeping waiters. Walks the sleeper stack; a snapshot, for monitoring only.
+     *
+     * @return the number of sleeping waiters
+     */
     public int getQueueLength() {
         return sync.sleeperCount();
     }

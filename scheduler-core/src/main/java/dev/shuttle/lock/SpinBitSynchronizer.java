@@ -110,16 +110,31 @@ public abstract class SpinBitSynchronizer {
     /**
      * Given the current lock bits, returns what they become if the caller acquires, or {@link
      * #FAILED} if it cannot. Must be a pure function; {@code tryAcquireBits(0)} must succeed.
+     *
+     * @param bits the lock bits as read
+     * @return the lock bits after the acquire, or {@link #FAILED}
      */
     protected abstract int tryAcquireBits(int bits);
 
-    /** Whether the calling thread holds the synchronizer; conditions require it. */
+    /**
+     * Whether the calling thread holds the synchronizer; conditions require it.
+     *
+     * @return whether the calling thread holds the synchronizer
+     */
     protected abstract boolean isHeldExclusively();
 
-    /** Called by a condition wait while held: forget the holder, returning what {@link #restoreAfterWait} needs. */
+    /**
+     * Called by a condition wait while held: forget the holder, returning what {@link #restoreAfterWait} needs.
+     *
+     * @return what {@link #restoreAfterWait} needs to reinstate the holder
+     */
     protected abstract long saveForWait();
 
-    /** Called by a condition wait once reacquired: reinstate the holder saved by {@link #saveForWait}. */
+    /**
+     * Called by a condition wait once reacquired: reinstate the holder saved by {@link #saveForWait}.
+     *
+     * @param saved what {@link #saveForWait} returned
+     */
     protected abstract void restoreAfterWait(long saved);
 
     /**
@@ -130,7 +145,11 @@ public abstract class SpinBitSynchronizer {
     void spinRole(boolean taken) {
     }
 
-    /** Acquires without waiting; barges past sleepers, the spinner and a reservation, like Go's fast path. */
+    /**
+     * Acquires without waiting; barges past sleepers, the spinner and a reservation, like Go's fast path.
+     *
+     * @return whether the caller acquired
+     */
     public final boolean tryAcquire() {
         // Blind first: under contention the bits are free or taken, and a load before the CAS
         // costs more than a CAS that fails.
@@ -162,7 +181,11 @@ public abstract class SpinBitSynchronizer {
         }
     }
 
-    /** Acquires unless interrupted first. */
+    /**
+     * Acquires unless interrupted first.
+     *
+     * @throws InterruptedException if the thread is interrupted before it acquires
+     */
     public final void acquireInterruptibly() throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -172,7 +195,13 @@ public abstract class SpinBitSynchronizer {
         }
     }
 
-    /** Acquires within {@code nanos}, unless interrupted first; false on timeout. */
+    /**
+     * Acquires within {@code nanos}, unless interrupted first; false on timeout.
+     *
+     * @param nanos the longest wait, in nanoseconds
+     * @return true if acquired, false on timeout
+     * @throws InterruptedException if the thread is interrupted before it acquires
+     */
     public final boolean tryAcquireNanos(long nanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
@@ -192,6 +221,8 @@ public abstract class SpinBitSynchronizer {
      * Otherwise a volatile store frees it, and then loads decide: nothing if nobody sleeps or a
      * spinner exists (the usual case), else wake the newest sleeper; at most once per {@link
      * #TAIL_WAKE_NANOS} also the oldest.
+     *
+     * @param n what the holder's acquire added to the lock bits
      */
     public final void release(int n) {
         if (handoff != null && grantHandoff(n)) {
@@ -306,7 +337,11 @@ public abstract class SpinBitSynchronizer {
         release(tryAcquireBits(0));
     }
 
-    /** Whether any thread sleeps waiting to acquire (Go's mutexContended). A snapshot, for monitoring. */
+    /**
+     * Whether any thread sleeps waiting to acquire (Go's mutexContended). A snapshot, for monitoring.
+     *
+     * @return whether any thread sleeps waiting to acquire
+     */
     public final boolean hasSleepers() {
         for (WaiterNode p = head; p != null; p = p.next) {
             if (p.status() == WaiterNode.SLEEPING) {
@@ -321,12 +356,20 @@ public abstract class SpinBitSynchronizer {
         return spinning != 0;
     }
 
-    /** The current lock bits. A snapshot, for monitoring. */
+    /**
+     * The current lock bits. A snapshot, for monitoring.
+     *
+     * @return the current lock bits
+     */
     protected final int lockBits() {
         return state;
     }
 
-    /** Number of sleeping waiters. Walks the stack; a snapshot, for monitoring only. */
+    /**
+     * Number of sleeping waiters. Walks the stack; a snapshot, for monitoring only.
+     *
+     * @return the number of sleeping waiters
+     */
     public final int sleeperCount() {
         int n = 0;
         for (WaiterNode p = head; p != null; p = p.next) {
@@ -337,7 +380,11 @@ public abstract class SpinBitSynchronizer {
         return n;
     }
 
-    /** Returns a new condition bound to this synchronizer. */
+    /**
+     * Returns a new condition bound to this synchronizer.
+     *
+     * @return a new condition bound to this synchronizer
+     */
     public final SpinBitCondition newCondition() {
         return new SpinBitCondition(this);
     }

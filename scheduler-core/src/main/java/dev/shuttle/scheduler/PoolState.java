@@ -1,7 +1,6 @@
 package dev.shuttle.scheduler;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 /**
  * What the carriers of one scheduler share (Go's {@code schedt}): the processors, the global injection queue, the
@@ -36,7 +35,7 @@ final class PoolState {
     /** Processors in phase BLOCKING: a waker that finds no idle processor may take one of those instead. */
     final AtomicInteger blocking = new AtomicInteger();
     /** External submissions, yields and local-queue overflow. */
-    final MpmcUnboundedXaddArrayQueue<Runnable> global;
+    final GlobalQueue global = new GlobalQueue();
     final ThreadLifecycle threads = new ThreadLifecycle();
     /** Scheduling-delay sampling: stamped by submitters, taken by the carrier that starts the task. */
     final SchedulingDelays delays = new SchedulingDelays();
@@ -47,7 +46,6 @@ final class PoolState {
 
     PoolState(int parallelism, SpinPolicy spin) {
         this.spin = spin;
-        this.global = new MpmcUnboundedXaddArrayQueue<>(1024);
         Processor[] initial = new Processor[parallelism];
         for (int i = 0; i < parallelism; i++) {
             initial[i] = new Processor(global, spin, i, parallelism);

@@ -4,7 +4,6 @@ import dev.shuttle.timers.TimerHeap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 
 /**
  * A processor (Go's P): the right to run virtual threads, with the run queue, {@code runNext} slot and timer heap
@@ -149,7 +148,7 @@ final class Processor {
      */
     volatile boolean retired;
 
-    Processor(MpmcUnboundedXaddArrayQueue<Runnable> global, SpinPolicy spin, int index, int parallelism) {
+    Processor(GlobalQueue global, SpinPolicy spin, int index, int parallelism) {
         this.index = index;
         this.runQueue = new RunQueue(global);
         this.seed = 0x9E3779B9 * (index + 1);

@@ -2,11 +2,14 @@ package dev.shuttle.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Predicate;
 import org.jctools.queues.MessagePassingQueue;
-import org.jctools.queues.MpscArrayQueue;
+import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
 
 /**
- * A carrier's run queue: a bounded JCTools {@link MpscArrayQueue} plus Go's one-task {@code runnext} slot.
+ * A carrier's run queue: a bounded JCTools {@link MpscVarHandleArrayQueue} plus Go's one-task {@code runnext} slot.
+ * The VarHandle version of JCTools' MPSC array queue, not {@code jctools-core}'s, because that one reaches
+ * {@code sun.misc.Unsafe}, which JDK 25 warns about on every JVM that runs Shuttle.
  *
  * <p>Producers: the processor's holder, a thief moving a batch into its own queue, and a carrier that lost this
  * processor while its virtual thread ran and still wakes threads from it ({@link Processor}); hence a
@@ -36,8 +39,8 @@ final class RunQueue {
         }
     }
 
-    private final MpscArrayQueue<Runnable> queue = new MpscArrayQueue<>(CAPACITY);
-    private final MessagePassingQueue<Runnable> overflow;
+    private final MpscVarHandleArrayQueue<Runnable> queue = new MpscVarHandleArrayQueue<>(CAPACITY);
+    private final GlobalQueue overflow;
     @SuppressWarnings("unused") // accessed through RUN_NEXT
     private volatile Runnable runNext;
     @SuppressWarnings("unused") // accessed through CONSUMER
@@ -47,8 +50,10 @@ final class RunQueue {
      * carrier that lost this processor filled it meanwhile (a drain ignores a failed offer: the task would be lost).
      */
     private final MessagePassingQueue.Consumer<Runnable> intoThis = this::offerOrOverflow;
+    /** {@link #offer} as the sink of a batch from the global queue ({@link GlobalQueue#pollAndShare}). */
+    final Predicate<Runnable> offerer = this::offer;
 
-    RunQueue(MessagePassingQueue<Runnable> overflow) {
+    RunQueue(GlobalQueue overflow) {
         this.overflow = overflow;
     }
 

@@ -71,7 +71,11 @@ public final class ShuttleScheduler implements AutoCloseable {
         pool.start();
     }
 
-    /** A builder with parallelism defaulting to the number of available processors. */
+    /**
+     * A builder with parallelism defaulting to the number of available processors.
+     *
+     * @return a new builder
+     */
     public static Builder builder() {
         return new Builder();
     }
@@ -84,7 +88,11 @@ public final class ShuttleScheduler implements AutoCloseable {
         return scheduler != null && scheduler == installedDefault;
     }
 
-    /** A scheduler with one carrier per available processor. */
+    /**
+     * A scheduler with one carrier per available processor.
+     *
+     * @return a new, started scheduler
+     */
     public static ShuttleScheduler create() {
         return builder().build();
     }
@@ -95,6 +103,8 @@ public final class ShuttleScheduler implements AutoCloseable {
      * -Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler} (see docs/guide.md), empty
      * otherwise (virtual threads then use the JDK's {@code ForkJoinPool}). It lives as long as the JVM: its
      * {@link #close()} throws.
+     *
+     * @return the JVM-wide Shuttle scheduler, or empty when the JVM's default is the JDK's
      */
     public static Optional<ShuttleScheduler> systemDefault() {
         return Optional.ofNullable(installedDefault);
@@ -103,6 +113,7 @@ public final class ShuttleScheduler implements AutoCloseable {
     /**
      * A builder of virtual threads scheduled by Shuttle. Each call returns a new builder.
      *
+     * @return a new builder of Shuttle virtual threads
      * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
      */
     public Thread.Builder.OfVirtual ofVirtual() {
@@ -112,6 +123,7 @@ public final class ShuttleScheduler implements AutoCloseable {
     /**
      * A factory of (unstarted) virtual threads scheduled by Shuttle.
      *
+     * @return a factory of Shuttle virtual threads
      * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
      */
     public ThreadFactory threadFactory() {
@@ -123,6 +135,7 @@ public final class ShuttleScheduler implements AutoCloseable {
      * {@link Executors#newVirtualThreadPerTaskExecutor()}. Closing the executor waits for its tasks; closing the
      * scheduler makes the executor reject new tasks.
      *
+     * @return a new executor
      * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
      */
     public ExecutorService newVirtualThreadPerTaskExecutor() {
@@ -143,6 +156,10 @@ public final class ShuttleScheduler implements AutoCloseable {
      *       that close cancelled.</li>
      * </ul>
      *
+     * @param task what the new virtual thread runs
+     * @param delay the time from now to the start, in {@code unit}; zero or negative starts it at once
+     * @param unit the unit of {@code delay}
+     * @return a future whose completion is the thread's start
      * @throws NullPointerException if {@code task} or {@code unit} is null
      * @throws RejectedExecutionException if this scheduler is closed
      * @throws UnsupportedOperationException if {@code java.lang} is not open to Shuttle (message names the flag)
@@ -170,12 +187,18 @@ public final class ShuttleScheduler implements AutoCloseable {
     /**
      * This scheduler's name: its {@link ShuttleSchedulerMXBean} is {@code dev.shuttle:type=ShuttleScheduler,name=}
      * this, and its JFR events carry it.
+     *
+     * @return this scheduler's name
      */
     public String name() {
         return management.getName();
     }
 
-    /** The number of processors: how many virtual threads run at once, blocked carriers aside. */
+    /**
+     * The number of processors: how many virtual threads run at once, blocked carriers aside.
+     *
+     * @return the number of processors
+     */
     public int parallelism() {
         return pool.state.processors.length;
     }
@@ -199,6 +222,8 @@ public final class ShuttleScheduler implements AutoCloseable {
     /**
      * Carrier threads alive now: one per processor, plus those created to take a blocked carrier's processor and not
      * yet ended (spares end after {@link Builder#keepAlive} unused). Never more than {@link Builder#maxCarriers}.
+     *
+     * @return the number of carrier threads alive
      */
     public int carrierThreads() {
         return pool.spares.carrierThreads();
@@ -259,7 +284,11 @@ public final class ShuttleScheduler implements AutoCloseable {
         return pool;
     }
 
-    /** True once {@link #close()} has begun: new virtual threads are refused. */
+    /**
+     * True once {@link #close()} has begun: new virtual threads are refused.
+     *
+     * @return whether {@link #close()} has begun
+     */
     public boolean isClosed() {
         return pool.state.threads.isClosed();
     }
@@ -290,6 +319,8 @@ public final class ShuttleScheduler implements AutoCloseable {
          * name=<name>}) and its JFR events. Default: {@code shuttle-N}, unique in the JVM. The JVM's default scheduler
          * is named {@code default}. {@link #build()} fails if a live scheduler has the name already.
          *
+         * @param name the name, not blank
+         * @return this builder
          * @throws IllegalArgumentException if {@code name} is blank
          * @throws NullPointerException if {@code name} is null
          */
@@ -306,6 +337,8 @@ public final class ShuttleScheduler implements AutoCloseable {
         /**
          * The number of carrier threads, from 1 to {@value #MAX_PARALLELISM}.
          *
+         * @param parallelism the number of carrier threads running virtual threads at once
+         * @return this builder
          * @throws IllegalArgumentException naming the value, if it is out of range
          */
         public Builder parallelism(int parallelism) {
@@ -322,6 +355,8 @@ public final class ShuttleScheduler implements AutoCloseable {
          * #MAX_PARALLELISM}; default {@value #DEFAULT_MAX_CARRIERS} (or {@code parallelism} if larger). At the cap,
          * work waits for a blocked carrier to return, and one WARNING is logged to {@code dev.shuttle.scheduler}.
          *
+         * @param maxCarriers the cap on carrier threads alive, blocked ones included
+         * @return this builder
          * @throws IllegalArgumentException naming the value, if it is out of range ({@link #build()} checks it
          *     against {@code parallelism})
          */
@@ -340,6 +375,8 @@ public final class ShuttleScheduler implements AutoCloseable {
          * computation and the rest (the JDK cannot preempt a virtual thread). At least {@link #MIN_TIME_SLICE};
          * {@code null} turns it off.
          *
+         * @param timeSlice the longest run before the processor moves while work waits, or {@code null} for off
+         * @return this builder
          * @throws IllegalArgumentException naming the value, if it is shorter than {@link #MIN_TIME_SLICE}
          */
         public Builder timeSlice(Duration timeSlice) {
@@ -354,6 +391,8 @@ public final class ShuttleScheduler implements AutoCloseable {
         /**
          * How long a spare carrier thread waits unused before it ends; default 30 seconds, as the JDK's scheduler.
          *
+         * @param keepAlive how long an unused spare carrier thread lives
+         * @return this builder
          * @throws IllegalArgumentException naming the value, if it is not positive
          * @throws NullPointerException if {@code keepAlive} is null
          */
@@ -369,6 +408,7 @@ public final class ShuttleScheduler implements AutoCloseable {
         /**
          * Registers the scheduler's MXBean, starts the carriers and the monitor and returns the scheduler.
          *
+         * @return the started scheduler
          * @throws IllegalArgumentException if {@code maxCarriers} was set below {@code parallelism}, or a live
          *     scheduler has the same {@linkplain #name(String) name}
          */

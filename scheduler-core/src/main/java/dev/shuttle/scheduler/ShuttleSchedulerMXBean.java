@@ -13,79 +13,161 @@ package dev.shuttle.scheduler;
  */
 public interface ShuttleSchedulerMXBean {
 
-    /** The name given to {@link ShuttleScheduler.Builder#name(String)}, or the one generated for the scheduler. */
+    /**
+     * The name given to {@link ShuttleScheduler.Builder#name(String)}, or the one generated for the scheduler.
+     *
+     * @return the name given to {@link ShuttleScheduler.Builder#name}, or the one generated for the scheduler
+     */
     String getName();
 
-    /** Processors: how many virtual threads run at once, blocked carriers aside. */
+    /**
+     * Processors: how many virtual threads run at once, blocked carriers aside.
+     *
+     * @return the number of processors
+     */
     int getParallelism();
 
-    /** Carrier threads alive: one per processor plus spares taken on for blocked carriers and not yet ended. */
+    /**
+     * Carrier threads alive: one per processor plus spares taken on for blocked carriers and not yet ended.
+     *
+     * @return the number of carrier threads alive
+     */
     int getCarrierThreads();
 
-    /** Processors not idle: running a virtual thread, blocked in one, searching for work or between tasks. */
+    /**
+     * Processors not idle: running a virtual thread, blocked in one, searching for work or between tasks.
+     *
+     * @return the number of processors not idle
+     */
     int getBusyProcessors();
 
-    /** Processors whose carrier sleeps for want of work. */
+    /**
+     * Processors whose carrier sleeps for want of work.
+     *
+     * @return the number of processors whose carrier sleeps for want of work
+     */
     int getIdleProcessors();
 
-    /** Carriers searching other processors' queues for work (a subset of the busy processors). */
+    /**
+     * Carriers searching other processors' queues for work (a subset of the busy processors).
+     *
+     * @return the number of carriers searching other processors' queues for work
+     */
     int getSearchingProcessors();
 
-    /** Tasks (runnable virtual threads) in the global queue: submitted from outside, yields and local overflow. */
+    /**
+     * Tasks (runnable virtual threads) in the global queue: submitted from outside, yields and local overflow.
+     *
+     * @return the number of tasks in the global queue
+     */
     long getQueuedTasksGlobal();
 
-    /** Tasks in the processors' run queues and runNext slots. */
+    /**
+     * Tasks in the processors' run queues and runNext slots.
+     *
+     * @return the number of tasks in the processors' run queues and runNext slots
+     */
     long getQueuedTasksLocal();
 
-    /** Virtual threads started on this scheduler and not yet finished. */
+    /**
+     * Virtual threads started on this scheduler and not yet finished.
+     *
+     * @return the number of virtual threads started on this scheduler and not yet finished
+     */
     int getLiveVirtualThreads();
 
     /**
      * Timers waiting in the carriers' heaps: sleeps, timed waits' timeouts and {@link ShuttleScheduler#schedule}
      * tasks. Cancelled timers (timed waits that ended early) count until they are dropped, which happens once they
      * pass a quarter of a heap; timers armed from outside the carriers count once a carrier takes them in.
+     *
+     * @return the number of timers waiting in the carriers' heaps
      */
     long getTimersPending();
 
-    /** Virtual-thread runs started: each lasts until the thread parks, yields or ends. */
+    /**
+     * Virtual-thread runs started: each lasts until the thread parks, yields or ends.
+     *
+     * @return the number of virtual-thread runs started
+     */
     long getTasksRun();
 
-    /** Successful steals of queued work from another processor. */
+    /**
+     * Successful steals of queued work from another processor.
+     *
+     * @return the number of successful steals of queued work from another processor
+     */
     long getSteals();
 
-    /** Times an idle carrier went to sleep. */
+    /**
+     * Times an idle carrier went to sleep.
+     *
+     * @return the number of times an idle carrier went to sleep
+     */
     long getParks();
 
-    /** Times an idle carrier got up to work; parks minus wake-ups is sleeps that ended with nothing to do. */
+    /**
+     * Times an idle carrier got up to work; parks minus wake-ups is sleeps that ended with nothing to do.
+     *
+     * @return the number of times an idle carrier got up to work
+     */
     long getWakeUps();
 
     /**
      * Times a carrier woken to search slept again without having run a task: each cost an unpark, a trip onto a core,
      * a search and a park, for nothing. A high share of {@link #getWakeUps()} means wake-ups outrun the work.
+     *
+     * @return the number of times a carrier woken to search slept again without having run a task
      */
     long getEmptyWakeUps();
 
-    /** Timers armed: timed parks (sleep, timed waits) and {@link ShuttleScheduler#schedule} calls. */
+    /**
+     * Timers armed: timed parks (sleep, timed waits) and {@link ShuttleScheduler#schedule} calls.
+     *
+     * @return the number of timers armed
+     */
     long getTimersArmed();
 
-    /** Timers fired, by any carrier. */
+    /**
+     * Timers fired, by any carrier.
+     *
+     * @return the number of timers fired, by any carrier
+     */
     long getTimersFired();
 
-    /** Of the timers fired, those fired by a carrier other than the one whose processor held them. */
+    /**
+     * Of the timers fired, those fired by a carrier other than the one whose processor held them.
+     *
+     * @return the number of timers fired by a carrier other than the one whose processor held them
+     */
     long getTimersStolen();
 
-    /** Processors moved from a stuck carrier thread to another one (by the monitor or a blocking hook). */
+    /**
+     * Processors moved from a stuck carrier thread to another one (by the monitor or a blocking hook).
+     *
+     * @return the number of processors moved from a stuck carrier thread to another one
+     */
     long getHandOffs();
 
-    /** Of the hand-offs, those the monitor made: carriers blocked in the kernel or past the time slice. */
+    /**
+     * Of the hand-offs, those the monitor made: carriers blocked in the kernel or past the time slice.
+     *
+     * @return the number of hand-offs the monitor made
+     */
     long getMonitorRetakes();
 
-    /** Lost wake-ups and missed timers the monitor found and fixed; should stay 0. */
+    /**
+     * Lost wake-ups and missed timers the monitor found and fixed; should stay 0.
+     *
+     * @return the number of lost wake-ups and missed timers the monitor found and fixed
+     */
     long getMonitorRescues();
 
     /**
      * Searches in which a carrier out of work spun (paused between two passes over the queues) and then found work:
      * each saved a park, an unpark and a wake-up's latency.
+     *
+     * @return the number of searches in which a carrier out of work spun and then found work
      */
     long getSpinsFound();
 
@@ -93,6 +175,8 @@ public interface ShuttleSchedulerMXBean {
      * Searches in which a carrier spun and found nothing, then parked: the CPU of each spin was spent for nothing.
      * Far more of these than {@link #getSpinsFound()} is normal for a server fed from outside (its carriers spin once,
      * briefly, before each park); the budget shrinks while they dominate.
+     *
+     * @return the number of searches in which a carrier spun, found nothing and parked
      */
     long getSpinsWasted();
 
@@ -101,10 +185,16 @@ public interface ShuttleSchedulerMXBean {
      * carrier thread, counted as it parks): a carrier fighting for its core with other threads. A carrier that was
      * switched out so since its last park does not spin on its next search. -1 where it cannot be read: systems other
      * than Linux, or native access not enabled for Shuttle ({@code --enable-native-access=ALL-UNNAMED}).
+     *
+     * @return the number of involuntary switches, or -1 where they cannot be read
      */
     long getInvoluntarySwitches();
 
-    /** Each processor's state now. */
+    /**
+     * Each processor's state now.
+     *
+     * @return each processor's state now
+     */
     ProcessorState[] getProcessors();
 
     /**

@@ -11,21 +11,7 @@ final class WorkSearch {
 
     /** Takes one task from the global queue and moves a fair share of the rest into the local queue. */
     static Runnable takeGlobal(PoolState state, Processor proc) {
-        Runnable first = state.global.poll();
-        if (first != null) {
-            int share = Math.min(state.global.size() / state.processors.length, RunQueue.CAPACITY / 2);
-            for (int i = 0; i < share; i++) {
-                Runnable next = state.global.poll();
-                if (next == null) {
-                    break;
-                }
-                if (!proc.runQueue.offer(next)) {
-                    state.global.offer(next);
-                    break;
-                }
-            }
-        }
-        return first;
+        return state.global.pollAndShare(state.processors.length, RunQueue.CAPACITY / 2, proc.runQueue.offerer);
     }
 
     /**

@@ -91,6 +91,9 @@
  *       ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle processor's queue is empty, because a carrier parks
  *       only after finding its queue empty, and the one late producer wakes an idle processor it pushed to. This is
  *       what lets stealing skip idle processors without losing work (seed 001).</li>
+ *   <li>The global queue is produced into by any thread, lock-free, and consumed by any carrier or resize, one at a
+ *       time, under its consumer flag ({@link dev.shuttle.scheduler.GlobalQueue}, {@code GlobalQueueConsumersStress});
+ *       a carrier that sees it empty takes no flag.</li>
  *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS: one taker
  *       ({@code RunNextSwapStress}; the queue and runNext together: {@code RunQueueStealStress}). Thieves take it only
  *       after their search's first pause, and only from a carrier whose tick did not move meanwhile (its task kept

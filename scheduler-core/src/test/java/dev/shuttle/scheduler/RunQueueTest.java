@@ -1,6 +1,5 @@
 package dev.shuttle.scheduler;
 
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -33,7 +32,7 @@ class RunQueueTest {
 
     @Test
     void runNextDisplacesToTheCaller() {
-        RunQueue q = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+        RunQueue q = new RunQueue(new GlobalQueue());
         Runnable[] t = tasks(2);
         assertNull(q.putRunNext(t[0]));
         assertSame(t[0], q.putRunNext(t[1]));
@@ -44,7 +43,7 @@ class RunQueueTest {
 
     @Test
     void queueIsFifoAndBounded() {
-        RunQueue q = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+        RunQueue q = new RunQueue(new GlobalQueue());
         Runnable[] t = tasks(RunQueue.CAPACITY + 1);
         for (int i = 0; i < RunQueue.CAPACITY; i++) {
             assertTrue(q.offer(t[i]));
@@ -58,8 +57,8 @@ class RunQueueTest {
 
     @Test
     void runNextIsNotStealableWorkButCanBeStolen() {
-        RunQueue victim = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
-        RunQueue thief = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+        RunQueue victim = new RunQueue(new GlobalQueue());
+        RunQueue thief = new RunQueue(new GlobalQueue());
         Runnable[] t = tasks(1);
         victim.putRunNext(t[0]);
         assertFalse(victim.hasStealableWork(), "its owner runs runNext next: nobody must stay awake for it");
@@ -70,8 +69,8 @@ class RunQueueTest {
 
     @Test
     void stealMovesAboutHalfAndReturnsTheHead() {
-        RunQueue victim = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
-        RunQueue thief = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+        RunQueue victim = new RunQueue(new GlobalQueue());
+        RunQueue thief = new RunQueue(new GlobalQueue());
         Runnable[] t = tasks(11);
         for (Runnable task : t) {
             victim.offer(task);
@@ -92,12 +91,12 @@ class RunQueueTest {
             ids.put(t[i], i);
         }
         AtomicIntegerArray taken = new AtomicIntegerArray(total);
-        RunQueue owner = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+        RunQueue owner = new RunQueue(new GlobalQueue());
         AtomicBoolean producing = new AtomicBoolean(true);
         Thread[] thieves = new Thread[3];
         for (int k = 0; k < thieves.length; k++) {
             thieves[k] = Thread.ofPlatform().start(() -> {
-                RunQueue mine = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+                RunQueue mine = new RunQueue(new GlobalQueue());
                 while (producing.get() || !owner.isEmpty()) {
                     Runnable task = owner.stealInto(mine);
                     if (task == null) {

@@ -1,6 +1,5 @@
 package dev.shuttle.scheduler;
 
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -23,7 +22,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "a task lost (0) or taken twice (2)")
 @State
 public class RunNextSwapStress {
-    private final RunQueue owner = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+    private final RunQueue owner = new RunQueue(new GlobalQueue());
     private final Runnable older = () -> { };
     private final Runnable newer = () -> { };
     private Runnable stolen;

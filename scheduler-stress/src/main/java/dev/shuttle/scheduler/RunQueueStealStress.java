@@ -1,6 +1,5 @@
 package dev.shuttle.scheduler;
 
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
@@ -23,8 +22,8 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @Outcome(expect = FORBIDDEN, desc = "a task lost (0) or run twice (2)")
 @State
 public class RunQueueStealStress {
-    private final RunQueue owner = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
-    private final RunQueue thief = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+    private final RunQueue owner = new RunQueue(new GlobalQueue());
+    private final RunQueue thief = new RunQueue(new GlobalQueue());
     private final Runnable a = () -> { };
     private final Runnable b = () -> { };
     private final Runnable c = () -> { };

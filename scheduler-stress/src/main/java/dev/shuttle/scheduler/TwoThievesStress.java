@@ -3,7 +3,6 @@ package dev.shuttle.scheduler;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -13,8 +12,8 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 
 /**
  * Two thieves steal from one busy processor's run queue at once, as two searchers do ({@code WorkSearch}): the queue
- * is single-consumer (JCTools' {@code MpscArrayQueue}), so a thief takes it only under the consumer flag, and a thief
- * that finds the flag taken moves on. Each of the four queued tasks is taken exactly once, by a thief or by whoever
+ * is single-consumer (JCTools' {@code MpscVarHandleArrayQueue}), so a thief takes it only under the consumer flag,
+ * and a thief that finds the flag taken moves on. Each of the four queued tasks is taken exactly once, by a thief or by whoever
  * drains the queue afterwards.
  *
  * <p>No mutant is recorded: without the flag both thieves are consumers of the single-consumer queue, and one of
@@ -28,9 +27,9 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
 @Outcome(expect = FORBIDDEN, desc = "a task lost (0) or taken twice (2)")
 @State
 public class TwoThievesStress {
-    private final RunQueue victim = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
-    private final RunQueue first = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
-    private final RunQueue second = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+    private final RunQueue victim = new RunQueue(new GlobalQueue());
+    private final RunQueue first = new RunQueue(new GlobalQueue());
+    private final RunQueue second = new RunQueue(new GlobalQueue());
     private final Runnable[] tasks = {() -> { }, () -> { }, () -> { }, () -> { }};
     private final int[] byFirst = new int[4];
     private final int[] bySecond = new int[4];
