@@ -53,6 +53,8 @@ public final class ShuttleScheduler implements AutoCloseable {
 
     private final CarrierPool pool;
     private final SchedulerMXBeanImpl management;
+    /** Set by {@link #close()} before it cancels pending starts: {@link #schedule} arms no timer after it. */
+    private volatile boolean startsRefused;
 
     private ShuttleScheduler(Builder builder) {
         SchedulingDelays.parseEnabled(System.getProperty(SchedulingDelays.PROPERTY));
@@ -149,8 +151,9 @@ public final class ShuttleScheduler implements AutoCloseable {
      * <ul>
      *   <li>A delay of zero or less starts the thread at once, before this method returns.</li>
      *   <li>{@link ScheduledFuture#cancel} before the timer fires prevents the thread, and returns true; after, it
-     *       returns false. {@code isDone()} and {@code get()} report the firing (the thread started), not the
-     *       task's completion: join the work through the task itself.</li>
+     *       returns false. {@code isDone()} and {@code get()} report the firing, which starts the thread at
+     *       once, not the task's completion: join the work through the task itself. A {@link #close()} after the
+     *       firing waits for that thread like any other.</li>
      *   <li>{@link #close()} cancels timers still pending: their futures report cancelled and their tasks never
      *       start. A call racing with close either throws {@link RejectedExecutionException} or returns a future
      *       that close cancelled.</li>
@@ -168,7 +171,7 @@ public final class ShuttleScheduler implements AutoCloseable {
         Objects.requireNonNull(task, "task");
         Objects.requireNonNull(unit, "unit");
         JdkVirtualThreads.requireAvailable();
-        if (isClosed()) {
+        if (startsRefused) {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
         }
         Timer timer = new Timer(new ScheduledStart(task, pool), TimerService.deadlineAfter(delay, unit));
@@ -177,8 +180,8 @@ public final class ShuttleScheduler implements AutoCloseable {
             return new ScheduledHandle(timer);
         }
         pool.timers.arm(timer);
-        // Dekker with close(): it marks closed, then cancels pending starts; we armed, then look at closed.
-        if (isClosed() && timer.cancel(false)) {
+        // Dekker with close(): it refuses starts, then cancels pending ones; we armed, then look.
+        if (startsRefused && timer.cancel(false)) {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
         }
         return new ScheduledHandle(timer);
@@ -258,8 +261,13 @@ public final class ShuttleScheduler implements AutoCloseable {
             throw new IllegalStateException("close() called from a virtual thread of this scheduler would wait for"
                     + " itself; close it from another thread");
         }
-        pool.state.threads.close();
+        // Pending starts go before admission closes. schedule() arms, then reads startsRefused; we write it, then
+        // cancel, so a timer armed meanwhile is cancelled by one of us. A carrier fires under its heap's lock, which
+        // cancelPendingStarts takes on every heap: a timer that fired first (its future done, perhaps seen by the
+        // caller of close) has admitted its thread by then, and awaitAll waits for it.
+        startsRefused = true;
         pool.timers.cancelPendingStarts();
+        pool.state.threads.close();
         if (!pool.state.threads.awaitAll()) {
             return;
         }
