@@ -237,7 +237,7 @@ class SchedulingDelayTest {
 
     @Test
     void theOnOffPropertyAcceptsOnlyOnAndOff() {
-        assertEquals(false, SchedulingDelays.parseEnabled(null));
+        assertTrue(SchedulingDelays.parseEnabled(null));
         assertTrue(SchedulingDelays.parseEnabled("on"));
         assertEquals(false, SchedulingDelays.parseEnabled("off"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
