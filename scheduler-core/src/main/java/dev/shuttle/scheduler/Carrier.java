@@ -43,6 +43,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
     private final TimerWatch watch;
     private final Resize resize;
     private final TimerService timers;
+    /** Owner: the stamps of the hand-offs this carrier's thread makes, on any scheduler ({@code CarrierPool.execute}). */
+    final HandOffStamps stamps = new HandOffStamps();
     /** Owner: whether this carrier is counted in {@code state.searching}. */
     private boolean spinning;
     /** Owner: whether the spins this carrier advised have been paying. */
@@ -102,8 +104,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
         }
     }
 
-    private void runTask(Processor proc, Runnable task) {
-        state.delays.starting(state.name, proc, task);
+    private void runTask(Processor proc, Runnable queued) {
+        Runnable task = SchedulingDelays.starting(state.name, proc, queued);
         current = task;
         proc.beginTask(this);
         proc.tasksRun++;
@@ -218,7 +220,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
 
     /**
      * Queues a task submitted from a virtual thread running here: into runNext, or at the tail when the carrier's own
-     * thread re-submits itself.
+     * thread re-submits itself. {@code queued} is {@code task} or its stamp ({@link HandOffStamps}).
      *
      * <p>{@code proc} may already belong to another carrier (see {@link Processor}): the push itself is safe for any
      * thread, but that carrier may have parked with {@code proc} idle, and nobody looks at an idle processor's queue
@@ -227,8 +229,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * push and it sees the task; not, then it wakes {@code proc} if idle. The new holder publishes its idle bit before
      * it looks at its queue for the last time, so one of the two sees the other.
      */
-    void pushLocal(Processor proc, Runnable task) {
-        Runnable toQueue = task == current ? task : proc.runQueue.putRunNext(task);
+    void pushLocal(Processor proc, Runnable task, Runnable queued) {
+        Runnable toQueue = task == current ? queued : proc.runQueue.putRunNext(queued);
         if (toQueue != null) {
             proc.runQueue.offerOrOverflow(toQueue);
         }

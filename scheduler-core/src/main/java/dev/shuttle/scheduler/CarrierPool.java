@@ -98,21 +98,19 @@ final class CarrierPool extends ForkJoinPool {
             if (c.isBetweenTasks()) {
                 // Timers fired by the carrier loop: FIFO, so a batch runs in deadline order (runNext would run it
                 // backwards). The carrier takes the first next; others are woken only for what lies beyond it.
-                state.delays.handedOff(vthread, HandOffStamps.TIMER);
-                proc.runQueue.offerOrOverflow(task);
+                proc.runQueue.offerOrOverflow(SchedulingDelays.handedOff(c.stamps, task, vthread, HandOffStamps.TIMER));
                 watch.afterFiredPush(proc, proc.runQueue.size());
             } else {
                 // Go's ready: wake a searcher even for a runNext-only hand-off. The current task usually parks soon
                 // and this carrier runs the woken thread next; if it keeps running (a long task, a waiter spinning
                 // for the thread it woke, a handler writing its response), the searcher takes that runNext after its
                 // first pause (WorkSearch); the monitor looks too seldom to be the one who moves it.
-                state.delays.handedOff(vthread, kindOf(vstate));
-                c.pushLocal(proc, task);
+                c.pushLocal(proc, task, SchedulingDelays.handedOff(c.stamps, task, vthread, kindOf(vstate)));
                 wakeups.wakep();
             }
         } else {
-            state.delays.handedOff(vthread, kindOf(vstate));
-            state.global.offer(task);
+            HandOffStamps owned = carrier instanceof Carrier c ? c.stamps : null;
+            state.global.offer(SchedulingDelays.handedOff(owned, task, vthread, kindOf(vstate)));
             wakeups.wakep();
         }
     }

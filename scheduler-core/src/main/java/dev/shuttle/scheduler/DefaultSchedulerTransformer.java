@@ -30,27 +30,21 @@ import java.util.concurrent.Executor;
  * {@code ForkJoinPool} and asks it for its parallelism, pool size, active threads and queued tasks, which
  * {@link CarrierPool} answers for Shuttle.
  */
-final class DefaultSchedulerTransformer extends JdkClassRewrite {
+final class DefaultSchedulerTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "java/lang/VirtualThread";
     private static final ClassDesc CD_EXECUTOR = ClassDesc.of(Executor.class.getName());
     private static final ClassDesc CD_THREAD_BUILDERS = ClassDesc.of(ThreadBuildersTransformer.CLASS_NAME);
     private static final String METHOD = "defaultScheduler";
     private static final String DESCRIPTOR = "()Ljava/util/concurrent/Executor;";
 
+    DefaultSchedulerTransformer() {
+        super(INTERNAL_NAME, DefaultSchedulerTransformer::rewrite);
+    }
+
     /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
     static String install(Instrumentation inst) {
-        return retransform(inst, new DefaultSchedulerTransformer(), INTERNAL_NAME.replace('/', '.'),
+        return new DefaultSchedulerTransformer().retransformLoaded(inst,
                 "cannot rewrite java.lang.VirtualThread." + METHOD);
-    }
-
-    @Override
-    boolean appliesTo(String internalName, boolean redefining) {
-        return INTERNAL_NAME.equals(internalName);
-    }
-
-    @Override
-    byte[] rewrite(String internalName, byte[] classfile) {
-        return rewrite(classfile);
     }
 
     /** The rewritten class file; throws if the JDK's method is not the one this rewrite was written against. */

@@ -42,7 +42,7 @@ import java.util.function.ObjIntConsumer;
  * {@code DEFAULT_SCHEDULER} test. Like {@link CarrierHooksTransformer}, it adds no field or method, as a
  * retransformation must not.
  */
-final class DelayHooksTransformer extends JdkClassRewrite {
+final class DelayHooksTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "java/lang/VirtualThread";
     private static final ClassDesc CD_VIRTUAL_THREAD = ClassDesc.ofInternalName(INTERNAL_NAME);
     private static final ClassDesc CD_THREAD_BUILDERS = ClassDesc.of(ThreadBuildersTransformer.CLASS_NAME);
@@ -53,20 +53,14 @@ final class DelayHooksTransformer extends JdkClassRewrite {
     /** The hand-off calls of JDK 25's {@code VirtualThread}. */
     static final int EXPECTED_HAND_OFFS = 5;
 
+    DelayHooksTransformer() {
+        super(INTERNAL_NAME, DelayHooksTransformer::rewrite);
+    }
+
     /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
     static String install(Instrumentation inst) {
-        return retransform(inst, new DelayHooksTransformer(), INTERNAL_NAME.replace('/', '.'),
+        return new DelayHooksTransformer().retransformLoaded(inst,
                 "cannot add the scheduling-delay hooks to java.lang.VirtualThread");
-    }
-
-    @Override
-    boolean appliesTo(String internalName, boolean redefining) {
-        return INTERNAL_NAME.equals(internalName);
-    }
-
-    @Override
-    byte[] rewrite(String internalName, byte[] classfile) {
-        return rewrite(classfile);
     }
 
     /** The rewritten class file; throws if the JDK's code is not the one this rewrite was written against. */

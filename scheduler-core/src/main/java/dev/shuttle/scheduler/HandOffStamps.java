@@ -5,32 +5,42 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * When sampled virtual threads were handed to their scheduler, kept until a carrier starts them: the first half of the
- * scheduling-delay measurement ({@link DelayHistogram} is the second). Go keeps this in the goroutine
- * ({@code g.runnableTime}, set in {@code casgstatus} for one transition in {@code gTrackingPeriod = 8}). The JDK's
- * {@code VirtualThread} has no field to spare and, loaded at VM start, cannot be given one, so the stamps live here,
- * in a table indexed by a hash of the thread's id.
+ * When sampled virtual threads were handed to a Shuttle scheduler, carried with the task to the carrier that starts
+ * it: the first half of the scheduling-delay measurement ({@link DelayHistogram} is the second). Go keeps this in the
+ * goroutine ({@code g.tracking}, {@code g.runnableTime}, set in {@code casgstatus}); the JDK's {@code VirtualThread}
+ * has no field to spare, so a sampled hand-off queues a {@link Stamp} in place of the task: the stamp holds the task,
+ * the kind of hand-off and the time. An unsampled task travels as itself, so the carrier that dequeues a task learns
+ * whether it was sampled from the class of the object it already holds, and the common path reads nothing shared.
+ *
+ * <h2>Ownership</h2>
+ * One instance per carrier thread, owned by it: {@code CarrierPool.execute} runs on the submitting carrier, and only
+ * that thread calls {@link #stamp}. A thread that is not one of Shuttle's carriers (a platform thread unparking a
+ * virtual thread, a JDK carrier) has no instance and uses {@link #stampForeign}.
  *
  * <h2>Protocol</h2>
- * One 64-bit word per slot: a tag from the thread id (14 bits, never 0), the kind of hand-off (2 bits) and the low
- * 48 bits of {@link System#nanoTime()} (wrapping after 78 hours; a wait is the difference modulo 2<sup>48</sup>).
  * <ul>
- *   <li>{@link #stamp}, by whoever hands a thread to the scheduler, before the task is queued: one in
- *       {@value #SAMPLE_PERIOD} hand-offs draws a clock read and a release store of the word. The draw is
- *       {@link ThreadLocalRandom}: its seed lives in the current thread's own object, so deciding writes nothing
- *       shared, and a random draw is unbiased where a per-submitter counter could lock onto a pattern (a carrier
- *       handing two threads back and forth would sample only one of them).</li>
- *   <li>{@link #take}, by the carrier about to run a thread, for every task: an acquire load of one slot and, only
- *       when the tag matches, an opaque store of 0. The queue the task came through orders the stamp before the
- *       take; the thread cannot be handed off again before it has run, so the take is never late for its own
- *       stamp.</li>
+ *   <li>Deciding, by the owner: a countdown in a plain field; an unsampled hand-off is a decrement and a compare. At
+ *       zero it is reloaded with a gap drawn uniformly from 1 to 2 &times; {@value #SAMPLE_PERIOD} &minus; 1 (mean
+ *       {@value #SAMPLE_PERIOD}, Go's {@code gTrackingPeriod}) by the owner's own xorshift. A random gap rather than a
+ *       fixed period keeps a carrier that hands two threads back and forth from sampling only one of them.</li>
+ *   <li>Stamping, by the owner: up to {@value #STAMPS} stamps, made as first needed and reused round robin, so
+ *       sampling allocates nothing once they exist. A stamp is free when its task is null. The owner loads the next
+ *       stamp's task with acquire; if it is not null the stamp is still queued or being read, and the sample is
+ *       lost. Otherwise it writes the word and the task with plain stores and returns the stamp, which the caller
+ *       queues; the queue's offer (a release or stronger) publishes both to the carrier whose poll (an acquire) takes
+ *       it.</li>
+ *   <li>Taking, by the carrier about to run a stamp's task, which it dequeued: {@link Stamp#task()} and
+ *       {@link Stamp#take()}, plain reads, then a release store of null into the task. The reads happen before that
+ *       store, and the owner's acquire load that sees the null orders its next writes into the stamp after it, so
+ *       the carrier never reads a later hand-off's task or time, and the owner never reuses a stamp that still
+ *       carries a task ({@code HandOffStampsStress}). A queue hands each entry to one taker, so a stamp is taken once
+ *       per hand-off.</li>
  * </ul>
- * What can go wrong costs samples, never a wrong time: two sampled threads waiting at once in one slot (the later
- * stamp wins, and the earlier thread is simply not measured; with {@value #SLOTS} slots that is one in
- * {@value #SLOTS} per other waiting sampled thread, so only runs with tens of thousands of runnable threads lose a
- * noticeable share, and the longest waits the most), and a take clearing a stamp another thread wrote into its slot
- * in between. A tag can match another thread's stamp in the same slot with odds of 2<sup>-13</sup>; its wait is then
- * that other thread's so far, still a real wait.
+ * What can go wrong costs a sample, never a wrong time, a lost task or a task run twice: more than {@value #STAMPS}
+ * sampled hand-offs of one carrier waiting at once (a backlog of some {@value #STAMPS} &times; {@value #SAMPLE_PERIOD}
+ * tasks) find their stamp in use and go unmeasured until the backlog drains, so read the tail of such a burst as a
+ * lower bound. A foreign submitter draws with {@link ThreadLocalRandom} (its seed is a field of the current thread)
+ * and makes a new stamp for each sampled hand-off: foreign hand-offs are not a carrier's hot path.
  */
 final class HandOffStamps {
     /** Kinds of hand-off, as {@code DelayHistogram} separates them. */
@@ -41,62 +51,137 @@ final class HandOffStamps {
     static final int KINDS = 4;
     static final String[] KIND_NAMES = {"start", "wake", "yield", "timer"};
 
-    /** One hand-off in this many is timed (Go's {@code gTrackingPeriod}). */
+    /** One hand-off in this many is timed, on average (Go's {@code gTrackingPeriod}). */
     static final int SAMPLE_PERIOD = 8;
-    static final int SLOT_BITS = 15;
-    static final int SLOTS = 1 << SLOT_BITS;
-    private static final int STAMP_BITS = 48;
-    private static final long STAMP_MASK = (1L << STAMP_BITS) - 1;
-    private static final int KIND_SHIFT = STAMP_BITS;
-    private static final int TAG_SHIFT = STAMP_BITS + 2;
+    /** Stamps per carrier: how many of its sampled hand-offs may wait at once before samples are lost. */
+    static final int STAMPS = 1024;
+    private static final int TIME_BITS = 48;
+    private static final long TIME_MASK = (1L << TIME_BITS) - 1;
+    /** The bits a stamp word uses: the time, then the kind. */
+    static final int WORD_BITS = TIME_BITS + 2;
 
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle TASK;
 
-    private final long[] slots = new long[SLOTS];
-
-    /** Any thread: samples the hand-off of {@code vthread} as {@code kind}, before it is queued. */
-    void stamp(Thread vthread, int kind) {
-        if ((ThreadLocalRandom.current().nextInt() & (SAMPLE_PERIOD - 1)) != 0) {
-            return;
+    static {
+        try {
+            TASK = MethodHandles.lookup().findVarHandle(Stamp.class, "task", Runnable.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
-        long h = hash(vthread.threadId());
-        long word = tag(h) << TAG_SHIFT | (long) kind << KIND_SHIFT | System.nanoTime() & STAMP_MASK;
-        SLOT.setRelease(slots, slot(h), word);
+    }
+
+    private final int samplePeriod;
+    /** Owner: made on the first sampled hand-off, its entries as first needed. */
+    private Stamp[] stamps;
+    private final int stampMask;
+    /** Owner: the stamp the next sampled hand-off tries. */
+    private int next;
+    /** Owner: hand-offs left until the next sampled one. */
+    private int countdown;
+    /** Owner: xorshift state for the gaps; never 0. */
+    private int seed;
+
+    HandOffStamps() {
+        this(SAMPLE_PERIOD, STAMPS);
+    }
+
+    /** {@code samplePeriod} at least 1 (1 samples every hand-off); {@code stamps} a power of two. */
+    HandOffStamps(int samplePeriod, int stamps) {
+        if (samplePeriod < 1 || Integer.bitCount(stamps) != 1) {
+            throw new IllegalArgumentException("sample period " + samplePeriod + ", stamps " + stamps);
+        }
+        this.samplePeriod = samplePeriod;
+        this.stampMask = stamps - 1;
+        this.seed = ThreadLocalRandom.current().nextInt() | 1;
+        this.countdown = gap();
     }
 
     /**
-     * The carrier about to run {@code vthread}: its stamp, removed, or 0 if its hand-off was not sampled (or the
-     * sample was lost). Decode with {@link #kind} and {@link #waited}.
+     * The owner, before it queues {@code task}: {@code task} itself, or, for a sampled hand-off, a stamp holding it
+     * with {@code kind} and the time, to be queued instead.
      */
-    long take(Thread vthread) {
-        long h = hash(vthread.threadId());
-        int i = slot(h);
-        long word = (long) SLOT.getAcquire(slots, i);
-        if (word == 0 || word >>> TAG_SHIFT != tag(h)) {
-            return 0;
+    Runnable stamp(Runnable task, int kind) {
+        if (--countdown != 0) {
+            return task;
         }
-        SLOT.setOpaque(slots, i, 0L);
-        return word;
+        countdown = gap();
+        Stamp[] all = stamps;
+        if (all == null) {
+            stamps = all = new Stamp[stampMask + 1];
+        }
+        Stamp s = all[next];
+        if (s == null) {
+            all[next] = s = new Stamp();
+        } else if (TASK.getAcquire(s) != null) {
+            return task;
+        }
+        next = (next + 1) & stampMask;
+        s.word = word(kind, System.nanoTime());
+        s.task = task;
+        return s;
+    }
+
+    /** A thread that is not one of Shuttle's carriers, before it queues {@code task}: as {@link #stamp}. */
+    static Runnable stampForeign(Runnable task, int kind) {
+        if ((ThreadLocalRandom.current().nextInt() & (SAMPLE_PERIOD - 1)) != 0) {
+            return task;
+        }
+        Stamp s = new Stamp();
+        s.word = word(kind, System.nanoTime());
+        s.task = task;
+        return s;
+    }
+
+    private int gap() {
+        int x = seed;
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        seed = x;
+        return 1 + (int) (((x & 0xFFFF_FFFFL) * (2L * samplePeriod - 1)) >>> 32);
+    }
+
+    /** A stamp word: {@code kind} over the low 48 bits of {@code now} ({@link System#nanoTime()}). */
+    static long word(int kind, long now) {
+        return (long) kind << TIME_BITS | now & TIME_MASK;
     }
 
     static int kind(long word) {
-        return (int) (word >>> KIND_SHIFT) & 3;
+        return (int) (word >>> TIME_BITS) & 3;
     }
 
-    /** Nanoseconds from the stamp in {@code word} to {@code now} ({@link System#nanoTime()}). */
+    /**
+     * Nanoseconds from the stamp in {@code word} to {@code now} ({@link System#nanoTime()}): the difference modulo
+     * 2<sup>48</sup>, so a wait is right across the clock's wrap and up to 78 hours long.
+     */
     static long waited(long word, long now) {
-        return (now - word) & STAMP_MASK;
+        return (now - word) & TIME_MASK;
     }
 
-    private static long hash(long threadId) {
-        return threadId * 0x9E3779B97F4A7C15L;
-    }
+    /** A sampled hand-off in a queue; see the class comment for who writes and reads what. */
+    static final class Stamp implements Runnable {
+        /** The task; null while the stamp is free. Written by the owner, cleared with release by the taker. */
+        private Runnable task;
+        private long word;
 
-    private static int slot(long h) {
-        return (int) (h >>> (64 - SLOT_BITS));
-    }
+        /** The taker, first: the task this stamp carries. */
+        Runnable task() {
+            return task;
+        }
 
-    private static long tag(long h) {
-        return (h >>> 20) & 0x3FFF | 1;
+        /** The taker, after {@link #task()}: the stamp's word, and the stamp back to its owner. */
+        long take() {
+            long w = word;
+            TASK.setRelease(this, (Runnable) null);
+            return w;
+        }
+
+        /** Run by a path that does not measure: the task runs all the same, and the stamp goes back to its owner. */
+        @Override
+        public void run() {
+            Runnable t = task;
+            take();
+            t.run();
+        }
     }
 }

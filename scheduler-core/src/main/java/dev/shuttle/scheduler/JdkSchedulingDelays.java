@@ -9,8 +9,9 @@ import java.util.function.ObjIntConsumer;
  * agent and no {@code jdk.virtualThreadScheduler.implClass}). {@link DelayHooksTransformer} makes
  * {@code VirtualThread} call {@link #accept} with {@link #HAND_OFF} just before it hands a thread of the default
  * scheduler to the pool, and with {@link #STARTING} as a carrier enters {@code runContinuation}, before it mounts the
- * thread. The sampling and the stamps are Shuttle's ({@link HandOffStamps}); the histograms are one per JDK carrier
- * thread, written by that thread only and merged on read, as Shuttle's are per processor.
+ * thread. The stamps wait in a table keyed by the thread ({@link StampTable}), since the task the JDK queues must stay
+ * its own; the histograms are one per JDK carrier thread, written by that thread only and merged on read, as
+ * Shuttle's are per processor.
  *
  * <p>A carrier finds its histogram through a {@link ThreadLocal} of its own, on sampled starts only. A carrier thread
  * that ended leaves its histogram behind, and the next new carrier adopts it (the ended thread's writes happen before
@@ -27,7 +28,7 @@ final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
     /** The measuring mode's bean, once the agent installed it; read by the periodic statistics event. */
     static volatile SchedulingDelayView installed;
 
-    private final HandOffStamps stamps = new HandOffStamps();
+    private final StampTable stamps = new StampTable();
     private final List<Owner> owners = new CopyOnWriteArrayList<>();
     private final ThreadLocal<DelayHistogram> mine = ThreadLocal.withInitial(this::adopt);
 

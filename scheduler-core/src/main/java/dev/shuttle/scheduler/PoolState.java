@@ -37,8 +37,6 @@ final class PoolState {
     /** External submissions, yields and local-queue overflow. */
     final GlobalQueue global = new GlobalQueue();
     final ThreadLifecycle threads = new ThreadLifecycle();
-    /** Scheduling-delay sampling: stamped by submitters, taken by the carrier that starts the task. */
-    final SchedulingDelays delays = new SchedulingDelays();
     final SpinPolicy spin;
     private volatile boolean stopping;
     /** The scheduler's name, for JFR events; set before the carriers start, which publishes it to them. */

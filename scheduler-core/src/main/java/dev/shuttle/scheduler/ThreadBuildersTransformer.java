@@ -50,7 +50,7 @@ import java.util.concurrent.Executor;
  * a virtual thread first; {@link SystemScheduler} checks that the field exists after loading the class.
 
  */
-final class ThreadBuildersTransformer extends JdkClassRewrite {
+final class ThreadBuildersTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "java/lang/ThreadBuilders";
     static final String CLASS_NAME = "java.lang.ThreadBuilders";
     static final String FIELD = "shuttle$defaultScheduler";
@@ -67,15 +67,14 @@ final class ThreadBuildersTransformer extends JdkClassRewrite {
     private static final MethodTypeDesc METHOD_TYPE = MethodTypeDesc.of(CD_Thread, CD_EXECUTOR,
             ClassDesc.of(String.class.getName()), ClassDesc.ofDescriptor("I"), ClassDesc.of(Runnable.class.getName()));
 
-    @Override
-    boolean appliesTo(String internalName, boolean redefining) {
-        // Adding a field is allowed only on a class's first load.
-        return !redefining && INTERNAL_NAME.equals(internalName);
+    ThreadBuildersTransformer() {
+        super(INTERNAL_NAME, ThreadBuildersTransformer::rewrite);
     }
 
     @Override
-    byte[] rewrite(String internalName, byte[] classfile) {
-        return rewrite(classfile);
+    boolean appliesTo(String internalName, boolean redefining) {
+        // Adding a field is allowed only on a class's first load.
+        return !redefining && super.appliesTo(internalName, redefining);
     }
 
     /** The rewritten class file; throws if the JDK's method is not the one this rewrite was written against. */

@@ -338,16 +338,18 @@
  * already late, and JFR's periodic thread records {@code SchedulerStatistics}; a disabled event costs a carrier
  * nothing. docs/operations.md is the operator's guide.
  *
- * <p>Scheduling delay (Go's {@code /sched/latencies}): {@code CarrierPool.execute} stamps one hand-off in eight,
- * before it queues the task, into a table indexed by the thread's id ({@link dev.shuttle.scheduler.HandOffStamps}:
- * release store by the submitter, acquire load by the carrier; the queue the task travels through orders the two);
- * the carrier that starts the task takes the stamp and records the wait in its processor's
- * {@link dev.shuttle.scheduler.DelayHistogram}, written only by the holder with opaque stores and merged on read,
- * retired processors included ({@link dev.shuttle.scheduler.SchedulingDelays}). A lost race costs a sample, never a
- * wrong wait. The agent's measuring mode records the same for the JDK's own pool through hooks added to
+ * <p>Scheduling delay (Go's {@code /sched/latencies}): {@code CarrierPool.execute} lets the submitting carrier's
+ * {@link dev.shuttle.scheduler.HandOffStamps} decide by a countdown it owns, and queues a stamp (the task, its kind of
+ * hand-off and the time) in place of one task in eight; the carrier that dequeues a stamp unwraps it, hands it back
+ * to its owner with a release store the owner's acquire load must see before reusing it, and records the wait in its
+ * processor's {@link dev.shuttle.scheduler.DelayHistogram}, written only by the holder with opaque stores and merged on
+ * read, retired processors included ({@link dev.shuttle.scheduler.SchedulingDelays}). An unsampled task travels as
+ * itself, so its hand-off and start touch nothing shared. A stamp still in use costs a sample, never a wrong wait or
+ * a task. The agent's measuring mode records the same for the JDK's own pool through hooks added to
  * {@code VirtualThread} ({@link dev.shuttle.scheduler.DelayHooksTransformer},
- * {@link dev.shuttle.scheduler.JdkSchedulingDelays}, one histogram per JDK carrier thread). Both are read through
- * {@link dev.shuttle.scheduler.SchedulingDelayMXBean}; {@code SchedulingDelays}, {@code HandOffStamps} and
- * {@code DelayHistogram} call nothing above them.
+ * {@link dev.shuttle.scheduler.JdkSchedulingDelays}, one histogram per JDK carrier thread), with its stamps in a table
+ * keyed by the thread ({@link dev.shuttle.scheduler.StampTable}) since the JDK's queued task must stay its own. Both
+ * are read through {@link dev.shuttle.scheduler.SchedulingDelayMXBean}; {@code SchedulingDelays},
+ * {@code HandOffStamps}, {@code StampTable} and {@code DelayHistogram} call nothing above them.
  */
 package dev.shuttle.scheduler;

@@ -191,7 +191,7 @@ class SchedulingDelayTest {
     @Test
     void recordingAllocatesNothing() throws Throwable {
         ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
-        SchedulingDelays delays = new SchedulingDelays();
+        HandOffStamps stamps = new HandOffStamps();
         Processor proc = new PoolState(1, SpinPolicy.DEFAULT).processors[0];
         Thread vthread = JdkVirtualThreads.newBuilder(Runnable::run).unstarted(() -> { });
         Runnable task = (Runnable) MethodHandles.privateLookupIn(vthread.getClass(), MethodHandles.lookup())
@@ -199,10 +199,10 @@ class SchedulingDelayTest {
         long saved = SchedulingDelayEvent.minDelayNanos;
         SchedulingDelayEvent.minDelayNanos = Long.MAX_VALUE;
         try {
-            burst(delays, proc, vthread, task, 200_000);
+            burst(stamps, proc, vthread, task, 200_000);
             long id = Thread.currentThread().threadId();
             long start = threads.getThreadAllocatedBytes(id);
-            burst(delays, proc, vthread, task, 200_000);
+            burst(stamps, proc, vthread, task, 200_000);
             long allocated = threads.getThreadAllocatedBytes(id) - start;
             DelayHistogram.Snapshot s = new DelayHistogram.Snapshot();
             proc.delays.addTo(s);
@@ -216,10 +216,12 @@ class SchedulingDelayTest {
         }
     }
 
-    private static void burst(SchedulingDelays delays, Processor proc, Thread vthread, Runnable task, int n) {
+    private static void burst(HandOffStamps stamps, Processor proc, Thread vthread, Runnable task, int n) {
         for (int i = 0; i < n; i++) {
-            delays.handedOff(vthread, HandOffStamps.WAKE);
-            delays.starting("alloc", proc, task);
+            Runnable queued = SchedulingDelays.handedOff(stamps, task, vthread, HandOffStamps.WAKE);
+            if (SchedulingDelays.starting("alloc", proc, queued) != task) {
+                throw new AssertionError("the carrier would have run " + queued + ", not its task");
+            }
         }
     }
 
@@ -235,7 +237,7 @@ class SchedulingDelayTest {
 
     @Test
     void theOnOffPropertyAcceptsOnlyOnAndOff() {
-        assertEquals(false, SchedulingDelays.parseEnabled(null));
+        assertTrue(SchedulingDelays.parseEnabled(null));
         assertTrue(SchedulingDelays.parseEnabled("on"));
         assertEquals(false, SchedulingDelays.parseEnabled("off"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,

@@ -162,7 +162,7 @@ public class ResizeVersusHandOffStress {
             Processor proc = s.carrier.p;
             keptProcessor = proc != null;
             if (proc != null) {
-                s.carrier.pushLocal(proc, wokenAfterCall);
+                s.carrier.pushLocal(proc, wokenAfterCall, wokenAfterCall);
             } else {
                 s.pool.state.global.offer(wokenAfterCall);
             }

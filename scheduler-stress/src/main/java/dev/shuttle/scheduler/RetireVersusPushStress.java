@@ -67,7 +67,7 @@ public class RetireVersusPushStress {
         }
 
         void push() {
-            carrier.pushLocal(proc, woken);
+            carrier.pushLocal(proc, woken, woken);
             pool.wakeups.wakep();
         }
 

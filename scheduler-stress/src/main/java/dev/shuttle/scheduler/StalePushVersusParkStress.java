@@ -108,7 +108,7 @@ public class StalePushVersusParkStress {
 
         /** The stale carrier's virtual thread wakes another, as {@code CarrierPool.execute} does on a carrier. */
         void push() {
-            stale.pushLocal(proc, woken);
+            stale.pushLocal(proc, woken, woken);
             pool.wakeups.wakep();
         }
 
