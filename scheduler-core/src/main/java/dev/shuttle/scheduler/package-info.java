@@ -281,12 +281,14 @@
  *   <li><b>Resize vs steal.</b> A thief's victims come from the array it read, so it may steal from a retiring
  *       processor: the tasks move to a live queue, or to its own retiring one, drained when it gives that up. Queue,
  *       runNext and heap are consumed under their consumer flag, CAS and lock, so concurrent drains and steals move
- *       each task once.</li>
+ *       each task once; a drain's poll waits out a thief's flag rather than leave the rest behind
+ *       ({@code DrainVersusStealStress}).</li>
  *   <li><b>Resize vs a timer arming on a retired processor.</b> {@code TimerService.arm} publishes the timer in the
  *       heap (under its lock or in its inbox), then reads the flag; the resizer raises the flag, then empties the heap
- *       under its lock, so one of the two sees the other and moves the timer. A moved timer keeps its deadline; a fire
- *       or cancel racing with the move is decided by the timer's state CAS, so none fires twice or is dropped. The
- *       timer watcher's processor number is looked up in {@code created}, valid whatever resize happened since.</li>
+ *       under its lock, so one of the two sees the other and moves the timer ({@code ShrinkVersusTimerArmStress}). A
+ *       moved timer keeps its deadline; a fire or cancel racing with the move is decided by the timer's state CAS, so
+ *       none fires twice or is dropped. The timer watcher's processor number is looked up in {@code created}, valid
+ *       whatever resize happened since.</li>
  *   <li><b>Resize vs hand-off of a blocked carrier.</b> Both are CASes on the state word from phase TASK or BLOCKING,
  *       so one wins. If the hand-off wins, the spare runs the processor's loop in phase LOOP and the resizer keeps
  *       unparking whoever holds it until it starts a task (CAS) or parks (gives it up). If the resize wins, the

@@ -15,6 +15,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * order they land in, one of them must see the other and wake the node. The waiter runs the real
  * step without parking, so a lost wake-up shows as a node still sleeping instead of a hung actor.
  * In this package for the package-private step.
+ *
+ * <p>Mutants ({@code ./shuttle mutants PushVersusReleaseStress}; scheduler-stress/mutants/PushVersusReleaseStress):
+ * {@code push-without-check}, forbidden "1, 0" in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Description("spin-bit: a push and a release that cross, one of them wakes the node")

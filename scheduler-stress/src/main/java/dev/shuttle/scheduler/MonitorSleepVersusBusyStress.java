@@ -18,6 +18,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *
  * <p>Results: r1 = the monitor decided to sleep ({@code Monitor.prepareToSleep}); r2 = it is still asleep afterwards,
  * i.e. nobody is going to wake it although a processor is busy.
+ *
+ * <p>Mutants ({@code ./shuttle mutants MonitorSleepVersusBusyStress};
+ * scheduler-stress/mutants/MonitorSleepVersusBusyStress): {@code no-second-look}, forbidden "1, 1" in 7 of 8
+ * configurations of {@code -m quick -sc false} (both tests).
  */
 public class MonitorSleepVersusBusyStress {
 

@@ -21,6 +21,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * i.e. nobody is going to wake it; in {@code FromIdle} and {@code FromSearching}, r3 = the searchers counted as woken
  * but not yet up ({@code PoolState.wakingSearchers}): 1 for a carrier asleep whose bit the submitter took, 0 for one
  * that is up, whoever cleared its bit.
+ *
+ * <p>Mutants ({@code ./shuttle mutants ParkVersusSubmitStress}; scheduler-stress/mutants/ParkVersusSubmitStress):
+ * {@code leave-searching-after-recheck} and {@code recheck-before-idle-bit}, each forbidden "1, 1, 0" in 4 of 4
+ * configurations of {@code -m quick -sc false}.
  */
 public class ParkVersusSubmitStress {
 

@@ -29,6 +29,11 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * <p>Results: r1 = the carrier, having woken on its own, decided to sleep again (1), stayed awake or watched
  * because it saw work (0, impossible here: the work comes later), or found its bit already taken by a waker (2, it
  * searches); r2 = its idle bit is still set afterwards, i.e. nobody is going to wake it.
+ *
+ * <p>Mutants ({@code ./shuttle mutants PhantomSearcherStress}; scheduler-stress/mutants/PhantomSearcherStress): {@code
+ * no-look-after-lowering}, forbidden "1, 1" in 1 of 8 configurations of {@code -m quick -sc false}, one sample: rare by
+ * construction, since the carrier's parking and the submit must both fall between the waker's look at the idle bits and
+ * its next instruction. Run it in all configurations (without {@code -sc false}) when this protocol changes.
  */
 public class PhantomSearcherStress {
 
