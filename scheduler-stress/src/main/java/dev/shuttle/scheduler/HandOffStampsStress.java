@@ -3,7 +3,6 @@ package dev.shuttle.scheduler;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import org.jctools.queues.MpmcUnboundedXaddArrayQueue;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -29,7 +28,7 @@ import org.openjdk.jcstress.infra.results.III_Result;
 @State
 public class HandOffStampsStress {
     private final HandOffStamps stamps = new HandOffStamps(1, 1);
-    private final RunQueue queue = new RunQueue(new MpmcUnboundedXaddArrayQueue<>(64));
+    private final RunQueue queue = new RunQueue(new GlobalQueue());
     private final Runnable woken = () -> { };
     private final Runnable fired = () -> { };
     private int secondStamped;
