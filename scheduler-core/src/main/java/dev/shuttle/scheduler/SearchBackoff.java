@@ -17,10 +17,12 @@ package dev.shuttle.scheduler;
  * the second case is {@link #contended}.
  *
  * <p>The rules. Spinning pays only for work another carrier hands over: a task stolen from a busy processor's queue
- * or {@code runNext}, pushed there by a virtual thread running on that carrier. A search that steals work after at
- * least one pause earns the full budget back. A search that finds nothing costs one round of budget. A carrier woken
+ * or {@code runNext}, pushed there by a virtual thread running on that carrier. A search that steals work after
+ * {@code k} pauses sets the budget to {@code k + 1}: what paid and one more, not the full budget, so that a burst of
+ * hand-offs (a fan-out's children, stolen one by one) does not end with a full-length search that finds nothing on
+ * every idle carrier. A search that finds nothing costs one round of budget. A carrier woken
  * sooner after it began to park than a full-budget search lasts, whose search then steals its work, would have found
- * that work by spinning: that restores the full budget too, so a carrier whose budget ran out learns when spinning
+ * that work by spinning: that restores the full budget, so a carrier whose budget ran out learns when spinning
  * would pay again. Work taken from the global queue earns nothing, however soon it came: it was submitted by a
  * thread that is not a carrier (the JDK's poller, a server's dispatcher, the unblocker), which on a machine with few
  * cores needs the very core a spinning carrier holds, so that spinning for it only makes it come later; or it is a
@@ -88,8 +90,13 @@ final class SearchBackoff {
      * processor's queue, not from the global queue.
      */
     void found(int round, boolean stolen) {
-        if (stolen && (round > 0 || wokenEarly)) {
+        if (!stolen) {
+            return;
+        }
+        if (wokenEarly) {
             rounds = policy.spinRounds();
+        } else if (round > 0) {
+            rounds = Math.min(policy.spinRounds(), round + 1);
         }
     }
 

@@ -19,7 +19,7 @@ class SearchBackoffTest {
     }
 
     @Test
-    void workFoundAfterAPauseRestoresTheFullBudget() {
+    void workStolenAfterAPauseSetsTheBudgetToThePausesItTookAndOneMore() {
         SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
         budget.wasted();
@@ -31,7 +31,11 @@ class SearchBackoffTest {
         budget.found(1, false);
         assertEquals(1, budget.startSearch(), "work from the global queue came from outside: spinning did not pay");
         budget.found(1, true);
-        assertEquals(POLICY.spinRounds(), budget.startSearch());
+        assertEquals(2, budget.startSearch(), "one pause paid: the next search may spend that and one more");
+        budget.found(2, true);
+        assertEquals(POLICY.spinRounds(), budget.startSearch(), "never more than the policy's rounds");
+        budget.found(1, true);
+        assertEquals(2, budget.startSearch(), "a full budget that paid after one pause shrinks to what paid");
     }
 
     @Test
@@ -116,7 +120,7 @@ class SearchBackoffTest {
         budget.wasted();
         assertEquals(0, budget.startSearch());
         budget.found(1, true);                    // the one pause every search makes found work: spinning pays
-        assertEquals(POLICY.spinRounds(), budget.startSearch());
+        assertEquals(2, budget.startSearch());
     }
 
     @Test
