@@ -78,6 +78,13 @@ class ShuttleAgentIT {
     }
 
     static Run run(String java, List<String> jvmArgs, String... appArgs) throws IOException, InterruptedException {
+        List<String> main = new ArrayList<>(List.of(AgentApps.class.getName()));
+        main.addAll(List.of(appArgs));
+        return runMain(java, jvmArgs, main);
+    }
+
+    /** Runs {@code main} (a class name or a source file with the launcher's options, then its arguments). */
+    static Run runMain(String java, List<String> jvmArgs, List<String> main) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java);
         command.add("-javaagent:" + agentJar);
@@ -85,8 +92,7 @@ class ShuttleAgentIT {
         command.addAll(jvmArgs);
         command.add("-cp");
         command.add(appClassPath);
-        command.add(AgentApps.class.getName());
-        command.addAll(List.of(appArgs));
+        command.addAll(main);
         Path out = Files.createTempFile(lib, "out", ".txt");
         Path err = Files.createTempFile(lib, "err", ".txt");
         Process p = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
@@ -235,6 +241,85 @@ class ShuttleAgentIT {
         Run shuttle = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=1", "-Dshuttle.measure=true"),
                 "measure", "default");
         assertPassed(shuttle, "sampled starts in 4-6 ms", "p99 reported", "ran on " + AgentApps.SHUTTLE);
+    }
+
+    /** Runs a mode of {@link UserPathApps} on Shuttle with the given options. */
+    static Run userPaths(List<String> jvmArgs, String mode) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of(SHUTTLE));
+        args.addAll(jvmArgs);
+        return runMain(java25(), args, List.of(UserPathApps.class.getName(), mode));
+    }
+
+    @Test
+    void timedWaitsInterruptsAndScopedValuesOnShuttle() throws Exception {
+        Run run = userPaths(List.of("-Dshuttle.parallelism=2"), "waits");
+        assertPassed(run, "Thread.join(Duration) on a live thread returns false after its timeout",
+                "and true once the thread ends", "2000 interrupted timed sleeps all end", "and each saw its interrupt",
+                "Object.wait(50) in a virtual thread returns after its timeout",
+                "Object.wait() in a virtual thread ends with InterruptedException",
+                "SpinBitLock.tryLock(50 ms) on a held lock returns false",
+                "SpinBitLock.lockInterruptibly ends with InterruptedException", "and leaves no waiter queued",
+                "the lock is then acquired by another thread", "a ScopedValue stays bound across sleep, yield and park",
+                "the monitor rescued no lost wake-up");
+    }
+
+    @Test
+    void structuredTaskScopeRunsOnShuttle() throws Exception {
+        Path app = Path.of(ShuttleAgentIT.class.getResource("StructuredScopeApp.java").toURI());
+        Run run = runMain(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=2"),
+                List.of("--enable-preview", "--source", "25", app.toString()));
+        assertPassed(run, "StructuredTaskScope forks see the owner's ScopedValue and run on Shuttle",
+                "the first result ends the scope and interrupts the sleeping forks");
+    }
+
+    @Test
+    void aMillionThreadsEndAndLeaveNothingBehind() throws Exception {
+        Run run = userPaths(List.of("-Dshuttle.parallelism=2", "-Xmx256m"), "million");
+        assertPassed(run, "a million sleeping virtual threads all end", "and Shuttle counts none alive afterwards",
+                "and the heap after a collection holds under 32 MB", "the monitor rescued no lost wake-up");
+    }
+
+    @Test
+    void timeSliceLetsOtherWorkRunBesideAComputingThread() throws Exception {
+        Run run = userPaths(List.of("-Dshuttle.parallelism=1", "-Dshuttle.timeSlice=10ms"), "time-slice");
+        assertPassed(run, "a computing virtual thread on the only processor does not keep another from running");
+    }
+
+    @Test
+    void maxCarriersCapsTheThreadsBlockedCarriersTake() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/bin/cat")) || Files.isExecutable(Path.of("/usr/bin/cat")),
+                "cat is not available");
+        Run run = userPaths(List.of("-Dshuttle.parallelism=1", "-Dshuttle.maxCarriers=2"), "max-carriers");
+        assertPassed(run, "blocked carriers took a second carrier thread and no third",
+                "all three readers finish once the processes write");
+        assertTrue(run.err().contains("all 2 carrier threads are in use (maxCarriers)"), run::toString);
+    }
+
+    /** A recording started on the command line holds Shuttle's events: the periodic statistics and a long task. */
+    @Test
+    void aRecordingStartedOnTheCommandLineHoldsShuttlesEvents() throws Exception {
+        Path recording = lib.resolve("user-paths.jfr");
+        Run run = userPaths(List.of("-Dshuttle.parallelism=1", "-XX:StartFlightRecording=filename=" + recording),
+                "jfr");
+        assertPassed(run, "the recorded workload ends");
+        java.util.Map<String, Integer> counts = new java.util.TreeMap<>();
+        String longTaskCarrier = null;
+        try (var file = new jdk.jfr.consumer.RecordingFile(recording)) {
+            while (file.hasMoreEvents()) {
+                var event = file.readEvent();
+                String type = event.getEventType().getName();
+                if (type.startsWith("dev.shuttle.")) {
+                    counts.merge(type, 1, Integer::sum);
+                }
+                if (type.equals("dev.shuttle.LongTask") && longTaskCarrier == null) {
+                    longTaskCarrier = event.toString();
+                }
+            }
+        }
+        assertTrue(counts.getOrDefault("dev.shuttle.SchedulerStatistics", 0) >= 1, counts::toString);
+        assertTrue(counts.getOrDefault("dev.shuttle.LongTask", 0) >= 1, counts::toString);
+        assertTrue(longTaskCarrier.contains("shuttle-carrier-") && longTaskCarrier.contains("UserPathApps"),
+                longTaskCarrier);
     }
 
     static Stream<Arguments> badInputs() {
