@@ -34,10 +34,11 @@ final class TimerService {
     /** Timers fired per heap visit: bounds how long one carrier holds a heap's lock. */
     private static final int FIRE_BATCH = 64;
     /**
-     * A carrier's own heap is visited only when its run queue has at least this much room. Under overload (10,000
-     * sleepers on 2 carriers) every timer is overdue and the queue stays full, so a visit every tick fired one timer
-     * per task and paid the heap's lock, fence and clock reads for each. Waiting for room fires them in batches; the
-     * threads they wake would queue behind the same full queue either way.
+     * A carrier's own heap is visited only when its run queue has at least this much room. Under overload (Tickers
+     * with far more sleepers than carriers; docs/design.md, "Timers", under load) every timer is overdue and the queue
+     * stays full, so a visit every tick fired one timer per task and paid the heap's lock, fence and clock reads for
+     * each. Waiting for room fires them in batches; the threads they wake would queue behind the same full queue
+     * either way.
      */
     private static final int OWN_FIRE_MIN_ROOM = 16;
     private final PoolState state;
