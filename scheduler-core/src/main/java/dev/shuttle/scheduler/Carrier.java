@@ -373,7 +373,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             proc.emptyWakeUps++;
         }
         noteSwitches(proc);
-        proc.backoff.parking();
+        proc.parkedAt = proc.backoff.parking() && proc.fullSearchNanos > 0L ? System.nanoTime() : 0L;
         return true;
     }
 
@@ -435,7 +435,9 @@ final class Carrier extends CarrierThread implements IntPredicate {
             state.wakingSearchers.decrementAndGet();
             spinning = true;
             wokenToSearch = true;
-            proc.backoff.wokenToSearch();
+            // Sooner than the last full search lasted: spinning would have caught the work (SearchBackoff).
+            long parkedAt = proc.parkedAt;
+            proc.backoff.wokenToSearch(parkedAt != 0L && System.nanoTime() - parkedAt < proc.fullSearchNanos);
             if (coveredTimers) {
                 proc.awaySince = System.nanoTime();
                 watch.handOffWatch(proc);

@@ -75,6 +75,16 @@ final class Processor {
     final SearchBackoff backoff;
     /** Holder: {@code tick} of each victim in the first round of a search; grown by the holder after a resize. */
     int[] ticksAtSearchStart;
+    /**
+     * Holder: how long the last unsuccessful full-budget search lasted from its first pause, 0 until one was timed
+     * ({@link WorkSearch#search}): a wake sooner than this after a park would have been caught by spinning.
+     */
+    long fullSearchNanos;
+    /**
+     * Holder: when its carrier began to park with less than the full search budget after a timed search, 0 when that
+     * park's wake can teach the {@link SearchBackoff} nothing ({@code Carrier.prepareToPark}).
+     */
+    long parkedAt;
     /** Holder: runNext picks in a row. */
     int runNextStreak;
     /** Holder: xorshift state for the random start of a steal pass. */

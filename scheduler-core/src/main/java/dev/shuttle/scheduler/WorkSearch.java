@@ -22,10 +22,17 @@ final class WorkSearch {
      * else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
      * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
      * state. Counts the searches that paused by their outcome ({@code spinsFound}, {@code spinsWasted}).
+     *
+     * <p>Times an unsuccessful search made with the full budget, from its first pause ({@code proc.fullSearchNanos}):
+     * the carrier compares its next wake with that to tell the back-off whether spinning would have caught the work.
+     * Only such searches are timed, and with the clock reading the first pause takes anyway, so a search that finds
+     * work at once (the common case under load) reads no clock.
      */
     static Runnable search(PoolState state, Processor proc) {
         SearchBackoff backoff = proc.backoff;
         int rounds = Math.max(1, backoff.startSearch());
+        boolean timed = backoff.fullBudget();
+        long firstPause = 0L;
         for (int round = 0; round <= rounds; round++) {
             Runnable task = state.global.isEmpty() ? null : takeGlobal(state, proc);
             boolean stolen = false;
@@ -41,8 +48,14 @@ final class WorkSearch {
                 return task;
             }
             if (round < rounds) {
-                backoff.pause(round);
+                long pausedAt = backoff.pause(round);
+                if (round == 0 && timed) {
+                    firstPause = pausedAt;
+                }
             }
+        }
+        if (firstPause != 0L) {
+            proc.fullSearchNanos = System.nanoTime() - firstPause;
         }
         backoff.wasted();
         proc.spinsWasted++;
