@@ -495,15 +495,14 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     /**
-     * A busy processor's runNext whose tick has not moved since this carrier's last search first saw it, which is
-     * when a search takes it ({@link WorkSearch}). Its pusher saw this carrier searching and woke nobody, so parking
+     * A busy processor's runNext that a search would take: its tick has not moved since this carrier's last search
+     * first saw it ({@link Processor#stoodStill}). Its pusher saw this carrier searching and woke nobody, so parking
      * past it would leave it to the monitor's next look ({@code ParkVersusSubmitStress.RunNextFromSearching}). A
      * runNext whose owner has moved on is left to the owner, which runs it at its next task switch: counting every
      * runNext kept carriers searching through a ping-pong (docs/design.md, "The JDK's contracts"). A record from an
      * older search only means the processor has stood still for longer.
      */
     private boolean standingRunNext(Processor victim) {
-        int[] seen = p.ticksAtSearchStart;
-        return victim.runQueue.hasRunNext() && victim.index < seen.length && victim.tick() == seen[victim.index];
+        return victim.runQueue.hasRunNext() && victim.stoodStill(victim.tick(), p.ticksAtSearchStart);
     }
 }

@@ -216,7 +216,27 @@ final class Processor {
         return t;
     }
 
-    /** Monitor: this processor's tick stood still at {@code t} with work waiting. */
+    /**
+     * The one rule for a stuck processor, and so for a {@code runNext} that a carrier other than the owner may take:
+     * its tick, read as {@code tick}, is still the one a looker recorded for it in {@code seen} (indexed by processor)
+     * a while earlier, so one task has kept the processor since (a long task, a waiter spinning for the thread it just
+     * woke) and the owner will not run its {@code runNext} soon. Otherwise the owner will run it next, and a thief
+     * would only move a thread off the warm carrier. Three lookers apply it, each to its own record:
+     * <ul>
+     *   <li>a searcher after its first pause, against the ticks of its first round ({@link WorkSearch}; Go's
+     *       {@code runqgrab} likewise pauses before it takes a running P's {@code runnext});</li>
+     *   <li>a parking carrier's re-check, against the record of its last search: the {@code runNext} that search
+     *       would take ({@code Carrier.workInSight});</li>
+     *   <li>the {@link Monitor}, between two of its looks; it publishes what it found with {@link #markStuck}, so
+     *       that thieves take the {@code runNext} at once.</li>
+     * </ul>
+     * A record shorter than the pool (made before a resize grew it) says nothing of the processors beyond it.
+     */
+    boolean stoodStill(int tick, int[] seen) {
+        return index < seen.length && seen[index] == tick;
+    }
+
+    /** Monitor: this processor's tick stood still at {@code t} with work waiting ({@link #stoodStill}). */
     void markStuck(int t) {
         stuckTick = t;
     }

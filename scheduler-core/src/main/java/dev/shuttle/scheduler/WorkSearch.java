@@ -65,11 +65,11 @@ final class WorkSearch {
     /**
      * One pass over the busy processors from a random start, skipping idle ones (seed 001): an idle processor's
      * queue is empty, since a carrier only parks with an empty queue and only tasks running on a processor push to
-     * it. A victim's runNext is taken too when the {@link Monitor} saw its tick stand still at the tick it has now,
-     * or, after the first round's pause, when its tick has not moved since the first round (Go's {@code runqgrab}
-     * waits about 3 µs before it takes a running P's {@code runnext}): a waker that was about to park has parked by
-     * then and its carrier runs the woken thread itself; one that keeps running, in a long task or spinning for a
-     * reply from the thread it woke ({@code Carrier.test}, QUEUED_WORK), would otherwise hold it back.
+     * it. A victim's runNext is taken too when it is stuck ({@link Processor#stoodStill}): the {@link Monitor} saw its
+     * tick stand still at the tick it has now, or, after the first round's pause, its tick has not moved since the
+     * first round. A waker that was about to park has parked by then and its carrier runs the woken thread itself; one
+     * that keeps running, in a long task or spinning for a reply from the thread it woke ({@code Carrier.test},
+     * QUEUED_WORK), would otherwise hold it back.
      */
     private static Runnable stealPass(PoolState state, Processor proc, boolean firstRound) {
         IdleSet idle = state.idle;
@@ -98,7 +98,7 @@ final class WorkSearch {
                 }
                 Runnable task = victim.runQueue.stealInto(proc.runQueue);
                 if (task == null && (victim.isStuckAt(victimTick)
-                        || !firstRound && victimTick == ticksAtStart[victim.index])) {
+                        || !firstRound && victim.stoodStill(victimTick, ticksAtStart))) {
                     task = victim.runQueue.stealRunNext();
                 }
                 if (task != null) {
