@@ -138,7 +138,7 @@ final class CarrierPool extends ForkJoinPool {
     void stop() {
         state.markStopping();
         for (Processor proc : state.everCreated()) {
-            proc.unparkHolder();
+            wakeups.unpark(proc);
         }
         spares.stop();
         monitor.stop();

@@ -3,7 +3,6 @@ package dev.shuttle.scheduler;
 import dev.shuttle.timers.TimerHeap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A processor (Go's P): the right to run virtual threads, with the run queue, {@code runNext} slot and timer heap
@@ -275,14 +274,6 @@ final class Processor {
         }
         holder = to;
         return true;
-    }
-
-    /** Unparks whichever carrier holds this processor (an idle processor's carrier sleeps with it). */
-    void unparkHolder() {
-        CarrierThread c = holder;
-        if (c != null) {
-            LockSupport.unpark(c);
-        }
     }
 
     /** Whether anything waits here for a carrier: queued tasks, runNext, or a due timer. */

@@ -84,7 +84,7 @@ final class TimerWatch {
         }
         int w = watcher;
         if (w != NO_WATCHER) {
-            state.processorAt(w).unparkHolder();
+            wakeups.unpark(state.processorAt(w));
             return true;
         }
         if (!onCarrier || state.idle.count() > 0) {
@@ -263,7 +263,7 @@ final class TimerWatch {
         if (TimerHeap.isEarlier(until, watchUntil)) {
             // The watcher sleeps too long for this deadline (it parked before the timer was armed and the arming
             // thread's unpark is still on its way, or was absorbed): nudge it to re-compute.
-            state.processorAt(w).unparkHolder();
+            wakeups.unpark(state.processorAt(w));
         }
         return false;
     }
@@ -302,7 +302,7 @@ final class TimerWatch {
         Processor[] all = state.processors;
         for (int i = idle.nextIdle(0, all.length); i >= 0; i = idle.nextIdle(i + 1, all.length)) {
             if (i != leaving.index) {
-                all[i].unparkHolder();
+                wakeups.unpark(all[i]);
                 return i;
             }
         }
