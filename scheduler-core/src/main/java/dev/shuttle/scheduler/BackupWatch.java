@@ -11,9 +11,9 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Why it exists. With a single watcher, the watcher that gets up for a batch of timers must wake a second carrier
  * (to watch, or to help with the batch), and the threads of the batch arm their next timers with no watcher asleep,
- * which woke one as well. With ten threads sleeping 1 ms on two carriers that second carrier's wake-up, once per
- * batch, was 30% of the carriers' CPU (25-27 against 17.4 ms of CPU a second with the three wake-ups left out,
- * steady state, 2026-11-22), while the batch itself, about 25 us of work, was over before the woken carrier ran.
+ * which woke one as well. That second carrier's wake-up, once per batch, was a large share of the carriers' CPU on
+ * Tickers with ten 1 ms sleepers, while the batch itself was over before the woken carrier ran (docs/design.md,
+ * "Timers", the backup watch).
  *
  * <p>The grace is what a carrier stuck in one long task can cost: the backup wakes within it of a deadline, finds the
  * timer due (or the watch vacant, or work queued behind the stuck carrier) and takes over. It starts at

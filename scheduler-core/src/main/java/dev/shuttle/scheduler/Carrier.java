@@ -25,8 +25,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
     /**
      * Consecutive runNext picks before the queue gets a turn: Tokio's {@code MAX_LIFO_POLLS_PER_TICK}. A thread queued
      * behind a hand-off pair waits for this many of its hand-offs per queue turn; Go bounds the pair only by the time
-     * slice it shares, and 61 here kept such threads waiting 90-120 µs at the p99 (docs/design.md, "Where a task
-     * goes").
+     * slice it shares. The limit was chosen on ChannelProducerConsumer's item latency (docs/design.md, "Where a task
+     * goes", fairness).
      */
     static final int RUN_NEXT_LIMIT = 3;
     private static final long RECOVERY_PAUSE_NANOS = 1_000_000;
@@ -373,7 +373,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             proc.emptyWakeUps++;
         }
         noteSwitches(proc);
-        proc.backoff.parking();
+        proc.parkedAt = proc.backoff.parking() && proc.fullSearchNanos > 0L ? System.nanoTime() : 0L;
         return true;
     }
 
@@ -382,9 +382,9 @@ final class Carrier extends CarrierThread implements IntPredicate {
      * since this carrier last read them into {@code proc}'s counter and, if there were any, tells the search back-off
      * that the core is wanted by other threads. A switch while a task ran counts as much as one while the carrier
      * spun: either says that a spin now would hold a core that another runnable thread is waiting for. Read at most
-     * once per {@link #SWITCHES_READ_INTERVAL_NANOS}: a carrier that parks every few microseconds (a wake-up every
-     * 20 µs) would otherwise pay a system call per park, and the count is cumulative, so reading less often loses
-     * nothing, it only tells later.
+     * once per {@link #SWITCHES_READ_INTERVAL_NANOS}: a carrier that parks after nearly every hand-off (the Wakeup
+     * benchmark; docs/design.md, "Spinning and parking") would otherwise pay a system call per park, and the count is
+     * cumulative, so reading less often loses nothing, it only tells later.
      */
     private void noteSwitches(Processor proc) {
         long now = System.nanoTime();
@@ -435,7 +435,9 @@ final class Carrier extends CarrierThread implements IntPredicate {
             state.wakingSearchers.decrementAndGet();
             spinning = true;
             wokenToSearch = true;
-            proc.backoff.wokenToSearch();
+            // Sooner than the last full search lasted: spinning would have caught the work (SearchBackoff).
+            long parkedAt = proc.parkedAt;
+            proc.backoff.wokenToSearch(parkedAt != 0L && System.nanoTime() - parkedAt < proc.fullSearchNanos);
             if (coveredTimers) {
                 proc.awaySince = System.nanoTime();
                 watch.handOffWatch(proc);
@@ -493,15 +495,14 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     /**
-     * A busy processor's runNext whose tick has not moved since this carrier's last search first saw it, which is
-     * when a search takes it ({@link WorkSearch}). Its pusher saw this carrier searching and woke nobody, so parking
+     * A busy processor's runNext that a search would take: its tick has not moved since this carrier's last search
+     * first saw it ({@link Processor#stoodStill}). Its pusher saw this carrier searching and woke nobody, so parking
      * past it would leave it to the monitor's next look ({@code ParkVersusSubmitStress.RunNextFromSearching}). A
      * runNext whose owner has moved on is left to the owner, which runs it at its next task switch: counting every
      * runNext kept carriers searching through a ping-pong (docs/design.md, "The JDK's contracts"). A record from an
      * older search only means the processor has stood still for longer.
      */
     private boolean standingRunNext(Processor victim) {
-        int[] seen = p.ticksAtSearchStart;
-        return victim.runQueue.hasRunNext() && victim.index < seen.length && victim.tick() == seen[victim.index];
+        return victim.runQueue.hasRunNext() && victim.stoodStill(victim.tick(), p.ticksAtSearchStart);
     }
 }

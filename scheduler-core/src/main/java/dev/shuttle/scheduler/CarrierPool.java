@@ -9,7 +9,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The executor the JDK sees as the scheduler of Shuttle's virtual threads, and the composition root that builds the
  * scheduler's parts and wires each to the ones below it (package-info, "Who calls whom"). Nothing it builds calls it
- * back: the carriers, the monitor and the timers reach the state and the wake-ups directly.
+ * back: the carriers, the monitor and the timers reach the state and the wake-ups directly. The one class below it
+ * that names it is {@link ScheduledStart}, which {@link ShuttleScheduler} builds and which starts virtual threads on
+ * this pool as their executor; the {@link TimerService} fires and cancels those actions without knowing their kind.
  *
  * <p>It extends {@link ForkJoinPool} for one reason: JDK 25 routes a virtual thread's timed park to
  * {@code ForkJoinPool.schedule} when the thread's scheduler is a {@code ForkJoinPool}, and to shared JDK timer
@@ -136,7 +138,7 @@ final class CarrierPool extends ForkJoinPool {
     void stop() {
         state.markStopping();
         for (Processor proc : state.everCreated()) {
-            proc.unparkHolder();
+            wakeups.unpark(proc);
         }
         spares.stop();
         monitor.stop();

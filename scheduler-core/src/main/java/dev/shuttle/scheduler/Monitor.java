@@ -10,8 +10,9 @@ import java.util.concurrent.locks.LockSupport;
  * then and keeps work moving when a carrier stops coming back. It is the one place that answers "a carrier stopped
  * making progress: who takes its work?".
  *
- * <p>Each look, per busy processor whose tick has not moved since the last look while work waits for it (its queue,
- * its runNext, a due timer, or the global queue while no processor is idle):
+ * <p>Each look, per busy processor whose tick has not moved since the last look ({@link Processor#stoodStill}, the
+ * rule the searchers apply too) while work waits for it (its queue, its runNext, a due timer, or the global queue
+ * while no processor is idle):
  * <ul>
  *   <li>In a marked blocking call (phase BLOCKING): the processor goes to another carrier thread at once.</li>
  *   <li>Running a task whose carrier thread has been neither on a CPU nor waiting for one for most of the time since
@@ -222,7 +223,7 @@ final class Monitor implements Runnable {
         long word = proc.state();
         int tick = proc.tick();
         int phase = Processor.phaseOf(word);
-        if (word != seenState[i] || tick != seenTick[i] || phase == Processor.LOOP) {
+        if (word != seenState[i] || !proc.stoodStill(tick, seenTick) || phase == Processor.LOOP) {
             seenState[i] = word;
             seenTick[i] = tick;
             seenSince[i] = now;

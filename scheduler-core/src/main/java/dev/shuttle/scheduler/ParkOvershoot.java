@@ -6,11 +6,11 @@ package dev.shuttle.scheduler;
  * only, no synchronization.
  *
  * <p>Why. With the timer slack lowered to 1 ns ({@link TimerSlack}) a carrier's {@code parkNanos} still returns tens
- * of microseconds late on a virtual machine (the hypervisor's timer and the wake-up path): ParallelTimerLatency's
- * median lateness was 45-57 µs, nearly all of it that overshoot. Issue 3 allows spinning near a deadline if it is
- * bounded and measured. Bounded: the lead never exceeds {@link #MAX_LEAD_NANOS}. Cheap: the lead tracks the
- * {@value #QUANTILE_PERCENT}th percentile of the overshoot, so nine parks in ten return at or after the deadline and
- * spin not at all, and the tenth spins for the difference only.
+ * of microseconds late on a virtual machine (the hypervisor's timer and the wake-up path), and that overshoot is
+ * nearly all of a timer's lateness on ParallelTimerLatency (docs/design.md, "Timers", spinning the last stretch).
+ * Spinning near a deadline must be bounded and cheap. Bounded: the lead never exceeds {@link #MAX_LEAD_NANOS}.
+ * Cheap: the lead tracks the {@value #QUANTILE_PERCENT}th percentile of the overshoot, so nine parks in ten return at
+ * or after the deadline and spin not at all, and the tenth spins for the difference only.
  *
  * <p>How. A stochastic quantile estimate: an overshoot below the lead lowers it by {@code (100 - q)%} of a step, one
  * at or above raises it by {@code q%}, so it settles where a fraction {@code q} of the overshoots fall below it, and

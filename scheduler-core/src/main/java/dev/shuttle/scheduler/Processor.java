@@ -3,7 +3,6 @@ package dev.shuttle.scheduler;
 import dev.shuttle.timers.TimerHeap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A processor (Go's P): the right to run virtual threads, with the run queue, {@code runNext} slot and timer heap
@@ -75,6 +74,16 @@ final class Processor {
     final SearchBackoff backoff;
     /** Holder: {@code tick} of each victim in the first round of a search; grown by the holder after a resize. */
     int[] ticksAtSearchStart;
+    /**
+     * Holder: how long the last unsuccessful full-budget search lasted from its first pause, 0 until one was timed
+     * ({@link WorkSearch#search}): a wake sooner than this after a park would have been caught by spinning.
+     */
+    long fullSearchNanos;
+    /**
+     * Holder: when its carrier began to park with less than the full search budget after a timed search, 0 when that
+     * park's wake can teach the {@link SearchBackoff} nothing ({@code Carrier.prepareToPark}).
+     */
+    long parkedAt;
     /** Holder: runNext picks in a row. */
     int runNextStreak;
     /** Holder: xorshift state for the random start of a steal pass. */
@@ -206,7 +215,27 @@ final class Processor {
         return t;
     }
 
-    /** Monitor: this processor's tick stood still at {@code t} with work waiting. */
+    /**
+     * The one rule for a stuck processor, and so for a {@code runNext} that a carrier other than the owner may take:
+     * its tick, read as {@code tick}, is still the one a looker recorded for it in {@code seen} (indexed by processor)
+     * a while earlier, so one task has kept the processor since (a long task, a waiter spinning for the thread it just
+     * woke) and the owner will not run its {@code runNext} soon. Otherwise the owner will run it next, and a thief
+     * would only move a thread off the warm carrier. Three lookers apply it, each to its own record:
+     * <ul>
+     *   <li>a searcher after its first pause, against the ticks of its first round ({@link WorkSearch}; Go's
+     *       {@code runqgrab} likewise pauses before it takes a running P's {@code runnext});</li>
+     *   <li>a parking carrier's re-check, against the record of its last search: the {@code runNext} that search
+     *       would take ({@code Carrier.workInSight});</li>
+     *   <li>the {@link Monitor}, between two of its looks; it publishes what it found with {@link #markStuck}, so
+     *       that thieves take the {@code runNext} at once.</li>
+     * </ul>
+     * A record shorter than the pool (made before a resize grew it) says nothing of the processors beyond it.
+     */
+    boolean stoodStill(int tick, int[] seen) {
+        return index < seen.length && seen[index] == tick;
+    }
+
+    /** Monitor: this processor's tick stood still at {@code t} with work waiting ({@link #stoodStill}). */
     void markStuck(int t) {
         stuckTick = t;
     }
@@ -245,14 +274,6 @@ final class Processor {
         }
         holder = to;
         return true;
-    }
-
-    /** Unparks whichever carrier holds this processor (an idle processor's carrier sleeps with it). */
-    void unparkHolder() {
-        CarrierThread c = holder;
-        if (c != null) {
-            LockSupport.unpark(c);
-        }
     }
 
     /** Whether anything waits here for a carrier: queued tasks, runNext, or a due timer. */

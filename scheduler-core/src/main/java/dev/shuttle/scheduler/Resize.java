@@ -129,7 +129,7 @@ final class Resize {
                 return;
             }
             // Unparked again each round: a hand-off may have moved the processor to a carrier we have not woken.
-            proc.unparkHolder();
+            wakeups.unpark(proc);
             LockSupport.parkNanos(this, POLL_NANOS);
         }
     }

@@ -5,8 +5,10 @@ package dev.shuttle.scheduler;
  * spent while spinning does not pay and earned back when it does. Agrona's {@code BackoffIdleStrategy} has the stages
  * (spin, then stop) but not the two questions this class answers, whether the last spins found work and whether the
  * carrier's core is wanted by other threads; its park stage does not fit either, since a carrier parks only through
- * the idle-bit protocol, which a waker ends. One per processor, used by its holder only: no synchronization. It reads
- * no clock but its own timing of a full search, and nothing of the pool: the carrier tells it what happened.
+ * the idle-bit protocol, which a waker ends. One per processor, used by its holder only: no synchronization. A pure
+ * strategy: it reads nothing of the pool and no clock but the one its pauses spin against; the searching and parking
+ * carrier tells it what happened, including whether a wake came sooner than a full search lasts, which the carrier
+ * times ({@link WorkSearch#search} times a full search, {@code Carrier.awaitWake} the park).
  *
  * <p>Spin only where it pays. Spinning catches work that another virtual thread is about to hand over (PingPong's
  * partner, a producer's next item) without a park, an unpark and a wake-up's latency. It holds a core for nothing
@@ -20,9 +22,9 @@ package dev.shuttle.scheduler;
  * or {@code runNext}, pushed there by a virtual thread running on that carrier. A search that steals work after
  * {@code k} pauses sets the budget to {@code k + 1}: what paid and one more, not the full budget, so that a burst of
  * hand-offs (a fan-out's children, stolen one by one) does not end with a full-length search that finds nothing on
- * every idle carrier. A search that finds nothing costs one round of budget. A carrier woken
- * sooner after it began to park than a full-budget search lasts, whose search then steals its work, would have found
- * that work by spinning: that restores the full budget, so a carrier whose budget ran out learns when spinning
+ * every idle carrier. A search that finds nothing costs one round of budget. A carrier woken sooner after it began
+ * to park than a full-budget search lasts ({@link #wokenToSearch}), whose search then steals its work, would have
+ * found that work by spinning: that restores the full budget, so a carrier whose budget ran out learns when spinning
  * would pay again. Work taken from the global queue earns nothing, however soon it came: it was submitted by a
  * thread that is not a carrier (the JDK's poller, a server's dispatcher, the unblocker), which on a machine with few
  * cores needs the very core a spinning carrier holds, so that spinning for it only makes it come later; or it is a
@@ -43,15 +45,6 @@ final class SearchBackoff {
     /** Pause rounds the next search may spend: 0 to {@code policy.spinRounds()}. */
     private int rounds;
     /**
-     * When the current full-budget search first paused, or 0: only full-budget searches that pause are timed, so a
-     * search that finds work at once (the common case under load) reads no clock.
-     */
-    private long searchStart;
-    /** How long the last unsuccessful full-budget search took; 0 until one was measured. */
-    private long fullSearchNanos;
-    /** When the carrier began to park with less than the full budget, or 0 when there is nothing to learn. */
-    private long parkedAt;
-    /**
      * The carrier was woken sooner after it began to park than a full search lasts, and has not yet found work: if
      * the work it finds is stolen, spinning would have caught it.
      */
@@ -64,25 +57,31 @@ final class SearchBackoff {
 
     /** Rounds the search now beginning may pause for. */
     int startSearch() {
-        searchStart = 0L;
         return rounds;
     }
 
     /**
-     * Pauses between round {@code round} and the next: {@code onSpinWait} for the policy's pause, in bursts of
-     * {@link #SPINS_PER_CLOCK_READ} between two clock reads.
+     * Whether the budget is the policy's full one: only a search with the full budget tells how long a wake must come
+     * after a park for spinning not to have caught its work, so only such a search is timed ({@link WorkSearch}).
      */
-    void pause(int round) {
+    boolean fullBudget() {
+        return rounds == policy.spinRounds();
+    }
+
+    /**
+     * Pauses between round {@code round} and the next: {@code onSpinWait} for the policy's pause, in bursts of
+     * {@link #SPINS_PER_CLOCK_READ} between two clock reads. Returns the clock reading the pause began at, so that the
+     * caller can time its search without a clock read of its own.
+     */
+    long pause(int round) {
         long now = System.nanoTime();
-        if (round == 0 && rounds == policy.spinRounds()) {
-            searchStart = now;
-        }
         long end = now + policy.pauseNanos();
         do {
             for (int i = 0; i < SPINS_PER_CLOCK_READ; i++) {
                 Thread.onSpinWait();
             }
         } while (System.nanoTime() - end < 0);
+        return now;
     }
 
     /**
@@ -102,9 +101,6 @@ final class SearchBackoff {
 
     /** The search found nothing. */
     void wasted() {
-        if (searchStart != 0L) {
-            fullSearchNanos = System.nanoTime() - searchStart;
-        }
         if (rounds > 0) {
             rounds--;
         }
@@ -115,18 +111,23 @@ final class SearchBackoff {
         rounds = 0;
     }
 
-    /** The carrier is about to park. */
-    void parking() {
-        parkedAt = rounds < policy.spinRounds() && fullSearchNanos > 0L ? System.nanoTime() : 0L;
+    /**
+     * The carrier is about to park. Returns whether the wake that ends this park can teach anything: only below the
+     * full budget, where a wake sooner than a full search would restore it; so only then need the carrier time it.
+     */
+    boolean parking() {
         wokenEarly = false;
+        return rounds < policy.spinRounds();
     }
 
     /**
-     * The carrier was woken from its park to search: a waker handed it work. Whether that teaches anything is known
-     * only once the carrier finds the work ({@link #found}).
+     * The carrier was woken from its park to search: a waker handed it work. {@code soonerThanAFullSearch} when the
+     * carrier timed the park ({@link #parking}) and the wake came sooner after it began to park than the last
+     * unsuccessful full-budget search lasted. Whether that teaches anything is known only once the carrier finds the
+     * work ({@link #found}).
      */
-    void wokenToSearch() {
-        wokenEarly = parkedAt != 0L && System.nanoTime() - parkedAt < fullSearchNanos;
+    void wokenToSearch(boolean soonerThanAFullSearch) {
+        wokenEarly = soonerThanAFullSearch;
     }
 
     /**

@@ -263,10 +263,11 @@ public final class ShuttleScheduler implements AutoCloseable {
         }
         // Pending starts go before admission closes. schedule() arms, then reads startsRefused; we write it, then
         // cancel, so a timer armed meanwhile is cancelled by one of us. A carrier fires under its heap's lock, which
-        // cancelPendingStarts takes on every heap: a timer that fired first (its future done, perhaps seen by the
-        // caller of close) has admitted its thread by then, and awaitAll waits for it.
+        // cancelPending takes on every heap: a timer that fired first (its future done, perhaps seen by the caller of
+        // close) has admitted its thread by then, and awaitAll waits for it. Timers of live threads' timed parks stay:
+        // those threads must still wake.
         startsRefused = true;
-        pool.timers.cancelPendingStarts();
+        pool.timers.cancelPending(ScheduledStart.class::isInstance);
         pool.state.threads.close();
         if (!pool.state.threads.awaitAll()) {
             return;

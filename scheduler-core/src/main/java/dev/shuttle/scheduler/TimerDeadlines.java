@@ -20,8 +20,7 @@ final class TimerDeadlines {
      * the way to park, passing over the due timers of a locked heap. Those are the lock holder's: a carrier that
      * fires fires every due timer it has room for, and every holder looks for due timers left behind as it releases
      * the lock ({@code TimerService.release}), waking a carrier for them. Getting up for them instead would only fail
-     * on the lock again and again; with carriers that park without spinning we measured over a hundred failed
-     * attempts per fired timer, a carrier's worth of CPU.
+     * on the lock again and again, many times per fired timer on Tickers (docs/design.md, "Timers", locked heaps).
      */
     long earliest(long now) {
         long min = TimerHeap.NONE;

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The carriers' timers: each processor owns a {@link TimerHeap}; this class arms timers into them and fires expired
@@ -28,16 +29,22 @@ import java.util.function.Consumer;
  * Timer actions unpark virtual threads, which then queue on the firing carrier like any other wake-up. A cancelled
  * timer stays in its heap until it reaches the top or the cancelled pass a quarter of the heap; the owner drops them
  * then, whether or not anything is due.
+ *
+ * <p>Who owns what. The executor builds this service and hands it the timed parks the JDK schedules; the carriers
+ * call it to fire; the public scheduler arms its scheduled starts through it and, at close, says which pending timers
+ * to cancel. The service owns what is in the heaps and their locks, and knows nothing of the actions it fires: it
+ * calls down only, into {@link TimerWatch}, {@link Resize} and the heaps, and nothing it calls calls it back.
  */
 final class TimerService {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
     /** Timers fired per heap visit: bounds how long one carrier holds a heap's lock. */
     private static final int FIRE_BATCH = 64;
     /**
-     * A carrier's own heap is visited only when its run queue has at least this much room. Under overload (10,000
-     * sleepers on 2 carriers) every timer is overdue and the queue stays full, so a visit every tick fired one timer
-     * per task and paid the heap's lock, fence and clock reads for each. Waiting for room fires them in batches; the
-     * threads they wake would queue behind the same full queue either way.
+     * A carrier's own heap is visited only when its run queue has at least this much room. Under overload (Tickers
+     * with far more sleepers than carriers; docs/design.md, "Timers", under load) every timer is overdue and the queue
+     * stays full, so a visit every tick fired one timer per task and paid the heap's lock, fence and clock reads for
+     * each. Waiting for room fires them in batches; the threads they wake would queue behind the same full queue
+     * either way.
      */
     private static final int OWN_FIRE_MIN_ROOM = 16;
     private final PoolState state;
@@ -252,10 +259,11 @@ final class TimerService {
     }
 
     /**
-     * At close: cancels every pending timer that would start a new virtual thread ({@code ShuttleScheduler.schedule}).
-     * Timers of live threads' timed parks stay: those threads must still wake. Waits out a busy heap lock briefly.
+     * Cancels every pending timer whose action {@code which} accepts, in every heap; at close, the timers that would
+     * start a new virtual thread ({@code ShuttleScheduler.close}). The caller says which: this service runs actions
+     * and knows none of their kinds. Waits out a busy heap lock briefly.
      */
-    int cancelPendingStarts() {
+    int cancelPending(Predicate<Runnable> which) {
         int cancelled = 0;
         for (Processor c : state.processors) {
             TimerHeap heap = c.timers;
@@ -263,7 +271,7 @@ final class TimerService {
                 Thread.onSpinWait();
             }
             try {
-                cancelled += heap.cancelIf(t -> t.action() instanceof ScheduledStart);
+                cancelled += heap.cancelIf(t -> which.test(t.action()));
             } finally {
                 release(heap, false);
             }

@@ -54,11 +54,11 @@ final class TimerWatch {
      * How long a carrier that got up for due timers stays out of the idle set, lately: a decaying maximum of what
      * carriers measure when they park again ({@link #recordAway}), set back to the backup's maximum grace when the
      * backup finds a timer nobody fired. The wake-ups the backup makes skippable are skipped only while this is short:
-     * a carrier that runs a 300 us task after firing leaves the next timers to the backup, late by the grace, where a
-     * precise hand-off cost a wake-up and no lateness (StaggeredTickerLatency 300us/4: median lateness 20 us with the
-     * hand-off, 215 us without). Starts at zero, skipping allowed: the first carrier that stays away longer closes
-     * the gate for the next 20-odd samples (seven eighths per sample from 2 ms down to 100 us). Racy on purpose: a
-     * lost update only shifts the estimate by one sample.
+     * a carrier that runs a task of a few hundred microseconds after firing leaves the next timers to the backup, late
+     * by the grace, where a precise hand-off costs a wake-up and no lateness (chosen on StaggeredTickerLatency:
+     * docs/design.md, "Timers", the backup watch). Starts at zero, skipping allowed: the first carrier that stays
+     * away longer closes the gate for the next 20-odd samples (seven eighths per sample from 2 ms down to 100 us).
+     * Racy on purpose: a lost update only shifts the estimate by one sample.
      */
     private volatile long awayNanos;
 
@@ -84,7 +84,7 @@ final class TimerWatch {
         }
         int w = watcher;
         if (w != NO_WATCHER) {
-            state.processorAt(w).unparkHolder();
+            wakeups.unpark(state.processorAt(w));
             return true;
         }
         if (!onCarrier || state.idle.count() > 0) {
@@ -263,7 +263,7 @@ final class TimerWatch {
         if (TimerHeap.isEarlier(until, watchUntil)) {
             // The watcher sleeps too long for this deadline (it parked before the timer was armed and the arming
             // thread's unpark is still on its way, or was absorbed): nudge it to re-compute.
-            state.processorAt(w).unparkHolder();
+            wakeups.unpark(state.processorAt(w));
         }
         return false;
     }
@@ -302,7 +302,7 @@ final class TimerWatch {
         Processor[] all = state.processors;
         for (int i = idle.nextIdle(0, all.length); i >= 0; i = idle.nextIdle(i + 1, all.length)) {
             if (i != leaving.index) {
-                all[i].unparkHolder();
+                wakeups.unpark(all[i]);
                 return i;
             }
         }

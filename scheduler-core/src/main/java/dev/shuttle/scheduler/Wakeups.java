@@ -1,13 +1,15 @@
 package dev.shuttle.scheduler;
 
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Who gets a carrier up, and when (Go's {@code wakep}, {@code handoffp}, {@code entersyscall} and {@code
  * exitsyscall}): the protocol of package-info's "Waking" and "Parking" on the submitting side, and the hand-off of a
  * processor whose carrier is blocked. Everything that queues work or arms a timer ends here, and so does the monitor
- * when it finds work stuck; this class reads the {@link PoolState}, hands processors to {@link SpareCarriers} and
- * wakes the monitor through its {@link MonitorSignal}, and calls nothing above it.
+ * when it finds work stuck; every unpark of a carrier that holds a processor goes through {@link #unpark}. This class
+ * reads the {@link PoolState}, hands processors to {@link SpareCarriers} and wakes the monitor through its
+ * {@link MonitorSignal}, and calls nothing above it.
  */
 final class Wakeups {
     private final PoolState state;
@@ -20,6 +22,20 @@ final class Wakeups {
         this.deadlines = deadlines;
         this.spares = spares;
         this.monitor = monitor;
+    }
+
+    /**
+     * The one place that unparks the carrier holding a processor (an idle processor's carrier sleeps with it): the
+     * wakes below, the timer watch's nudges and hand-on, a resize retiring the processor, and the pool stopping. An
+     * unpark only ends a park; what the woken carrier does is decided by what the caller published before it (its
+     * idle bit cleared, a deadline, the retired flag, the stop), which the carrier reads when its park returns. A
+     * spare carrier waiting for a processor is handed one and woken by {@link SpareCarriers} instead.
+     */
+    void unpark(Processor proc) {
+        CarrierThread c = proc.holder();
+        if (c != null) {
+            LockSupport.unpark(c);
+        }
     }
 
     /**
@@ -51,7 +67,7 @@ final class Wakeups {
             // Any idle carrier will do, including the timer watcher: it hands its watch to another idle carrier.
             if (i >= 0) {
                 state.wakingSearchers.incrementAndGet();
-                all[i].unparkHolder();
+                unpark(all[i]);
                 monitor.processorBusy();
                 return true;
             }
@@ -73,7 +89,7 @@ final class Wakeups {
         if (state.idle.tryRemove(proc.index)) {
             state.searching.incrementAndGet();
             state.wakingSearchers.incrementAndGet();
-            proc.unparkHolder();
+            unpark(proc);
             monitor.processorBusy();
         }
     }
@@ -85,7 +101,7 @@ final class Wakeups {
         if (i >= 0) {
             state.searching.incrementAndGet();
             state.wakingSearchers.incrementAndGet();
-            all[i].unparkHolder();
+            unpark(all[i]);
             monitor.processorBusy();
         }
     }

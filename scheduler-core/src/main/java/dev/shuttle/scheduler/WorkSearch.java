@@ -22,10 +22,17 @@ final class WorkSearch {
      * else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
      * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
      * state. Counts the searches that paused by their outcome ({@code spinsFound}, {@code spinsWasted}).
+     *
+     * <p>Times an unsuccessful search made with the full budget, from its first pause ({@code proc.fullSearchNanos}):
+     * the carrier compares its next wake with that to tell the back-off whether spinning would have caught the work.
+     * Only such searches are timed, and with the clock reading the first pause takes anyway, so a search that finds
+     * work at once (the common case under load) reads no clock.
      */
     static Runnable search(PoolState state, Processor proc) {
         SearchBackoff backoff = proc.backoff;
         int rounds = Math.max(1, backoff.startSearch());
+        boolean timed = backoff.fullBudget();
+        long firstPause = 0L;
         for (int round = 0; round <= rounds; round++) {
             Runnable task = state.global.isEmpty() ? null : takeGlobal(state, proc);
             boolean stolen = false;
@@ -41,8 +48,14 @@ final class WorkSearch {
                 return task;
             }
             if (round < rounds) {
-                backoff.pause(round);
+                long pausedAt = backoff.pause(round);
+                if (round == 0 && timed) {
+                    firstPause = pausedAt;
+                }
             }
+        }
+        if (firstPause != 0L) {
+            proc.fullSearchNanos = System.nanoTime() - firstPause;
         }
         backoff.wasted();
         proc.spinsWasted++;
@@ -52,11 +65,11 @@ final class WorkSearch {
     /**
      * One pass over the busy processors from a random start, skipping idle ones (seed 001): an idle processor's
      * queue is empty, since a carrier only parks with an empty queue and only tasks running on a processor push to
-     * it. A victim's runNext is taken too when the {@link Monitor} saw its tick stand still at the tick it has now,
-     * or, after the first round's pause, when its tick has not moved since the first round (Go's {@code runqgrab}
-     * waits about 3 µs before it takes a running P's {@code runnext}): a waker that was about to park has parked by
-     * then and its carrier runs the woken thread itself; one that keeps running, in a long task or spinning for a
-     * reply from the thread it woke ({@code Carrier.test}, QUEUED_WORK), would otherwise hold it back.
+     * it. A victim's runNext is taken too when it is stuck ({@link Processor#stoodStill}): the {@link Monitor} saw its
+     * tick stand still at the tick it has now, or, after the first round's pause, its tick has not moved since the
+     * first round. A waker that was about to park has parked by then and its carrier runs the woken thread itself; one
+     * that keeps running, in a long task or spinning for a reply from the thread it woke ({@code Carrier.test},
+     * QUEUED_WORK), would otherwise hold it back.
      */
     private static Runnable stealPass(PoolState state, Processor proc, boolean firstRound) {
         IdleSet idle = state.idle;
@@ -85,7 +98,7 @@ final class WorkSearch {
                 }
                 Runnable task = victim.runQueue.stealInto(proc.runQueue);
                 if (task == null && (victim.isStuckAt(victimTick)
-                        || !firstRound && victimTick == ticksAtStart[victim.index])) {
+                        || !firstRound && victim.stoodStill(victimTick, ticksAtStart))) {
                     task = victim.runQueue.stealRunNext();
                 }
                 if (task != null) {

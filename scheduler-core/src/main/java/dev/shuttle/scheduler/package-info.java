@@ -74,8 +74,7 @@
  * {@code runNext} at most 3 times in a row before the queue gets a turn (Tokio's {@code MAX_LIFO_POLLS_PER_TICK}): a
  * ping-pong pair handing {@code runNext} back and forth would otherwise starve the queue, and every thread queued
  * behind the pair waits for that many of its hand-offs per turn. Go bounds the pair only by the time slice it shares;
- * 61 in a row, as at first, kept the threads of other pairs waiting 90-120 µs at the p99 (docs/design.md, "Where a task
- * goes").
+ * the limit was chosen on ChannelProducerConsumer's item latency (docs/design.md, "Where a task goes").
  *
  * <h2>Ownership</h2>
  * <ul>
@@ -144,7 +143,7 @@
  * ({@code ParkVersusSubmitStress}, for a parking carrier and for the last searcher parking). For a {@code runNext}
  * hand-off the re-check sees it only while the owner's task keeps running; once the owner moves on it runs the
  * task itself, so nobody has to be awake for it ({@code ParkVersusSubmitStress.RunNextFromSearching}: without the
- * {@code runNext} in the re-check, the last searcher parked past it in every configuration).
+ * {@code runNext} in the re-check, the last searcher parks past it).
  *
  * <p>A non-zero {@code searching} may also be a waker's promise: {@code wakep} raises it before it looks for an
  * idle bit. If the bit it counted on is gone (that carrier got up for a timer), no carrier searches, yet submitters
@@ -152,9 +151,9 @@
  * their push (or, for a timer armed from outside, the carrier went to sleep without a timeout). So a waker that
  * finds no bit lowers the count and then, like a parking carrier, looks at every queue and timer heap, and tries
  * again if it sees work: a submitter or arming thread that read the raised count had pushed or published before the
- * waker lowered it. This was a real lost wake-up: {@code PhantomSearcherStress} caught it in 14 of 14
- * configurations of {@code jcstress -m quick} for a queued task, and again for an armed timer while the waker looked
- * only at the queues. Go avoids it by holding {@code sched.lock} over the idle list in both places.
+ * waker lowered it. This was a real lost wake-up; {@code PhantomSearcherStress} reproduces it for a queued task, and
+ * for an armed timer when the waker looks only at the queues. Go avoids it by holding {@code sched.lock} over the idle
+ * list in both places.
  *
  * <p>A woken carrier may find its bit already cleared by itself (its re-check found work and it cleared its own bit)
  * when a waker's clear failed: then exactly one of them succeeded, and the loser backs off
@@ -232,11 +231,11 @@
  * threads a carrier's timers wake queue on it without a helper being woken. Each of these carriers fires or runs that
  * work itself before its next task; should one of its tasks run long, the carrier counted on wakes, sees the due timer,
  * the vacant watch or the queued work, and takes over. So a carrier stuck after a quiet spell delays other work by at
- * most 2 ms, and a batch of timer wake-ups usually costs one carrier's wake-up instead of two (the carriers' CPU with
- * ten 1 ms sleepers fell by about 30%). Each skip is one side of a Dekker pair: the skipping carrier publishes its timer
- * or queues its work, then reads the watch and the backup; a carrier giving either role up then looks at the heaps, the
- * queues and the watch before it sleeps again or gets up, and one that gets up hands the watch on ({@code
- * BackupWatchStress}).
+ * most 2 ms, and a batch of timer wake-ups usually costs one carrier's wake-up instead of two (chosen on Tickers with
+ * ten 1 ms sleepers: docs/design.md, "Timers", the backup watch). Each skip is one side of a Dekker pair: the
+ * skipping carrier publishes its timer or queues its work, then reads the watch and the backup; a carrier giving
+ * either role up then looks at the heaps, the queues and the watch before it sleeps again or gets up, and one that
+ * gets up hands the watch on ({@code BackupWatchStress}).
  *
  * <p>A heap's lock is only ever tried, never waited for. Its holder (the owner arming its own timer, or a carrier
  * firing) answers for the heap's due timers while it holds the lock: a carrier going to sleep passes over them, and

@@ -1,6 +1,8 @@
 package dev.shuttle.scheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
@@ -39,43 +41,48 @@ class SearchBackoffTest {
     }
 
     @Test
-    void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() throws InterruptedException {
+    void aWakeSoonerThanAFullSearchRestoresTheBudgetAndALateOneDoesNot() {
         SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
-        budget.pause(0);
-        Thread.sleep(50);
-        budget.wasted();                          // a full-budget search that paused 50 ms and found nothing
-        budget.parking();
-        Thread.sleep(150);
-        budget.wokenToSearch();                   // woken 150 ms later: spinning would not have caught that work
+        budget.wasted();
+        assertTrue(budget.parking(), "below the full budget a wake can teach something: the carrier times it");
+        budget.wokenToSearch(false);              // woken later than a full search lasts
         assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
         budget.found(0, true);
         budget.stoppedSearching();
         assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
         budget.wasted();
         budget.parking();
-        budget.wokenToSearch();                   // woken at once: a full search would have found the work
+        budget.wokenToSearch(true);               // woken sooner: a full search would have found the work
         assertEquals(POLICY.spinRounds() - 2, budget.startSearch(), "nothing is learnt before the work is found");
         budget.found(0, true);
         budget.stoppedSearching();
         assertEquals(POLICY.spinRounds(), budget.startSearch());
     }
 
-    /** A budget whose full-budget search was timed at 50 ms and found nothing, now parked. */
-    private static SearchBackoff parkedAfterATimedFullSearch() throws InterruptedException {
+    @Test
+    void aParkAtTheFullBudgetNeedsNoTiming() {
+        SearchBackoff budget = new SearchBackoff(POLICY);
+        assertTrue(budget.fullBudget());
+        assertFalse(budget.parking(), "a wake cannot raise a full budget: nothing to time");
+        budget.startSearch();
+        budget.wasted();
+        assertFalse(budget.fullBudget());
+    }
+
+    /** A budget below the full one, parked after a timed search. */
+    private static SearchBackoff parkedBelowTheFullBudget() {
         SearchBackoff budget = new SearchBackoff(POLICY);
         budget.startSearch();
-        budget.pause(0);
-        Thread.sleep(50);
         budget.wasted();
         budget.parking();
         return budget;
     }
 
     @Test
-    void anEarlyWakeForWorkFromOutsideTeachesNothing() throws InterruptedException {
-        SearchBackoff budget = parkedAfterATimedFullSearch();
-        budget.wokenToSearch();                   // woken at once, but for a task in the global queue
+    void anEarlyWakeForWorkFromOutsideTeachesNothing() {
+        SearchBackoff budget = parkedBelowTheFullBudget();
+        budget.wokenToSearch(true);               // woken at once, but for a task in the global queue
         budget.found(0, false);
         budget.stoppedSearching();
         assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
@@ -84,9 +91,9 @@ class SearchBackoffTest {
     }
 
     @Test
-    void aWakeWhoseWorkWasTakenOutsideTheSearchTeachesNothingLater() throws InterruptedException {
-        SearchBackoff budget = parkedAfterATimedFullSearch();
-        budget.wokenToSearch();                   // woken at once; the carrier takes the global queue's task itself
+    void aWakeWhoseWorkWasTakenOutsideTheSearchTeachesNothingLater() {
+        SearchBackoff budget = parkedBelowTheFullBudget();
+        budget.wokenToSearch(true);               // woken at once; the carrier takes the global queue's task itself
         budget.stoppedSearching();
         budget.startSearch();
         budget.found(0, true);                    // the next search's steal is not this wake's work
@@ -94,22 +101,24 @@ class SearchBackoffTest {
     }
 
     @Test
-    void aSearchThatNeverPausedIsNotTimed() throws InterruptedException {
-        SearchBackoff budget = new SearchBackoff(POLICY);
-        budget.startSearch();
-        Thread.sleep(50);
-        budget.wasted();                          // no pause: nothing learnt about how long spinning takes
-        budget.parking();
-        budget.wokenToSearch();
+    void aParkClearsAnEarlyWakeNotYetPaidFor() {
+        SearchBackoff budget = parkedBelowTheFullBudget();
+        budget.wokenToSearch(true);
+        budget.parking();                         // parked again without finding work
+        budget.found(0, true);
         assertEquals(POLICY.spinRounds() - 1, budget.startSearch());
     }
 
     @Test
-    void aWakeTeachesNothingBeforeAFullSearchWasTimed() {
-        SearchBackoff budget = new SearchBackoff(new SpinPolicy(0, 0));
-        budget.parking();
-        budget.wokenToSearch();
-        assertEquals(0, budget.startSearch());
+    void anUnsuccessfulFullBudgetSearchIsTimedFromItsFirstPauseAndOthersAreNot() {
+        long pauseNanos = 1_000_000L;
+        PoolState state = new PoolState(2, new SpinPolicy(2, pauseNanos));
+        Processor proc = state.processors[0];
+        assertNull(WorkSearch.search(state, proc));
+        long timed = proc.fullSearchNanos;
+        assertTrue(timed >= 2 * pauseNanos, "two pauses of a full-budget search, timed " + timed + " ns");
+        assertNull(WorkSearch.search(state, proc));
+        assertEquals(timed, proc.fullSearchNanos, "a search below the full budget is not timed");
     }
 
     @Test

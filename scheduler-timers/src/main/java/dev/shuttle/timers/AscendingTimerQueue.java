@@ -9,8 +9,8 @@ import java.util.function.Predicate;
  * <p><b>Why beside the heap.</b> Most timers are armed with the same delay as the one before (a sleep loop, a fixed
  * request timeout), so each new deadline is the latest yet. The 4-ary heap takes those in O(1) as well, one
  * comparison with the parent, but taking out the earliest moves the last entry to the root and sifts it down through
- * every level: four children compared and one timer's index rewritten per level. With 10,000 sleepers on 2 carriers
- * that sift-down was 12% of the execution samples, the largest share of Shuttle's own code (JFR, 2026-11-21). Go's
+ * every level: four children compared and one timer's index rewritten per level. That sift-down was the largest share
+ * of Shuttle's own code in profiles of Tickers with 10,000 sleepers (docs/design.md, "Timers", under load). Go's
  * runtime has the heap only. A timer whose deadline is not the latest yet goes to the heap; the owner takes the
  * earlier of the two tops, so the pair behaves as one priority queue.
  *

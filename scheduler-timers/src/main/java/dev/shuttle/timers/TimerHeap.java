@@ -37,7 +37,7 @@ import java.util.function.Predicate;
  * <p><b>Layout.</b> Each slot's deadline is kept beside the timer in {@code deadlines}, as Go's
  * heap keeps {@code when} beside each {@code *timer}: sift-down compares four children per
  * level, and reading those deadlines through the timer references cost a cache miss per child
- * once the heap outgrows the cache (10,000 sleepers: 17% of carrier CPU was in firing).
+ * once the heap outgrows the cache (Tickers with 10,000 sleepers; docs/design.md, "Timers", under load).
  *
  * <p><b>Timers in deadline order</b> skip the heap: a timer whose deadline is not earlier than the last one appended
  * goes to an {@link AscendingTimerQueue}, a FIFO ring, and the earliest timer is the earlier of the two tops. Sleep
