@@ -84,7 +84,9 @@
  *     that see a spinner read the clock only every N-th time, N adapted (16 to 4096) so that the
  *     clock is read about every 100 us.
  *     The nodes below the next live node up are all dead, so the walk cuts them off: the stack does
- *     not grow while contention keeps it from draining. A thread woken so may spin without the role
+ *     not grow while contention keeps it from draining. The cut writes the {@code next} of a node the
+ *     walk saw, never the head, so a node pushed during the walk stays on the stack above the cut
+ *     ({@code TailWakeVersusPushStress}, with a sleeper above the oldest giving up meanwhile). A thread woken so may spin without the role
  *     (Go's atTail), so two threads can be polling then, but never two holders of the role.</dd>
  * <dt>Reservation</dt>
  * <dd>A thread woken after more than 4 ms in an uninterruptible, untimed acquire takes the

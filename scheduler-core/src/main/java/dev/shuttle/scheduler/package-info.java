@@ -89,7 +89,10 @@
  *       lost it, until its task unmounts); it is consumed by the holder and by thieves, under a consumer flag
  *       ({@link dev.shuttle.scheduler.RunQueue}). Hence: an idle processor's queue is empty, because a carrier parks
  *       only after finding its queue empty, and the one late producer wakes an idle processor it pushed to. This is
- *       what lets stealing skip idle processors without losing work (seed 001).</li>
+ *       what lets stealing skip idle processors without losing work (seed 001). A thief sizes its batch by the room
+ *       it read in its own queue, which a late producer may fill meanwhile, so the batch's offers overflow to the
+ *       global queue rather than fail ({@code ProducerVersusThiefStress}; two thieves on one queue:
+ *       {@code TwoThievesStress}).</li>
  *   <li>The global queue is produced into by any thread, lock-free, and consumed by any carrier or resize, one at a
  *       time, under its consumer flag ({@link dev.shuttle.scheduler.GlobalQueue}, {@code GlobalQueueConsumersStress});
  *       a carrier that sees it empty takes no flag.</li>
@@ -271,7 +274,8 @@
  * <ul>
  *   <li><b>Resize vs submit.</b> From outside, a task goes to the global queue and {@code wakep}; a waker holding the
  *       old array may claim a retiring processor's idle bit: that carrier wakes, sees the flag, and gives the
- *       processor up as a searcher that found work leaves the count (it wakes another if it was the last). From a
+ *       processor up as a searcher that found work leaves the count (it wakes another if it was the last;
+ *       {@code RetiringIdleBitStress}). From a
  *       carrier whose processor was retired while its virtual thread ran ({@code pushLocal}): the pusher pushes,
  *       reads the state, then the flag; the resizer raises the flag, takes the state by CAS, then drains. If the
  *       pusher read its own TASK word, its push preceded the CAS and the drain sees it; if not, it reads the flag and

@@ -15,6 +15,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * or about to reserve) clears the role and then reads the lock bits, and decides in the release's
  * place if they are free ({@code leaveSpin}). One sleeper waits under a held lock while the role
  * is held; the holder releases while the spinner leaves. The sleeper must end up woken.
+ *
+ * <p>Mutants ({@code ./shuttle mutants SpinnerLeavesVersusReleaseStress};
+ * scheduler-stress/mutants/SpinnerLeavesVersusReleaseStress): {@code leave-without-decision}, forbidden "1, 0" in 4
+ * of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Description("spin-bit: the spinner leaving and the release it counted on, one of them wakes the sleeper")

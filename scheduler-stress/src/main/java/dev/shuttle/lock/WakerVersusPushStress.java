@@ -15,6 +15,9 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * pushes, sees the lock free and makes the wake decision itself, which it skips if it sees the
  * waker's role. So the waker, after giving the role back, must look again ({@code wakeNewest}).
  * The waiter's node must end up woken and the role must not be left behind.
+ *
+ * <p>Mutants ({@code ./shuttle mutants WakerVersusPushStress}; scheduler-stress/mutants/WakerVersusPushStress):
+ * {@code no-second-look}, forbidden "1, 0" in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 @JCStressTest
 @Description("spin-bit: a waker giving back the spin role and a waiter that skipped its wake because of it")

@@ -32,6 +32,10 @@ import org.openjdk.jcstress.infra.results.IIIII_Result;
  * on processor 1; r5 = 0 if nobody holds processor 1, else the sum of {@link Shrinking#NOT_RETIRED_ON_RETURN},
  * {@link Shrinking#NOT_RETIRED}, {@link Shrinking#SPARE_HOLDS}, {@link Shrinking#LOOP_WORD_TAKEN},
  * {@link Shrinking#SPARE_STUCK} and {@link Shrinking#CARRIER_HOLDS}.
+ *
+ * <p>Mutants ({@code ./shuttle mutants ResizeVersusHandOffStress}; scheduler-stress/mutants/ResizeVersusHandOffStress):
+ * {@code blocking-count-kept} (run against {@link CarrierReturns}), forbidden "0, 1, 3, 0, 0" (blocking count wrong)
+ * in 4 of 4 configurations of {@code -m quick -sc false}.
  */
 public class ResizeVersusHandOffStress {
     static final String STRANDED = "-?\\d+, -?\\d+, \\d+, [1-9]\\d*, \\d+";

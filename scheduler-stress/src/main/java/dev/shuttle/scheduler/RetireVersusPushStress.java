@@ -22,6 +22,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  *
  * <p>Results: r1 = copies of the pushed tasks in the global queue, r2 = copies left on retired processor 1 (its
  * runNext and queue).
+ *
+ * <p>Mutants ({@code ./shuttle mutants RetireVersusPushStress}; scheduler-stress/mutants/RetireVersusPushStress):
+ * {@code no-retired-check-after-push}, forbidden "0, 2" and "1, 1" (stranded on the retired processor) in 4 of 4
+ * configurations of {@code -m quick -sc false}.
  */
 public class RetireVersusPushStress {
 

@@ -24,8 +24,10 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * <p>Results: r1 = the deadline the carrier would sleep toward (1: the new 5 s timer, 2: the old 10 s one),
  * r2 = the arming thread woke a carrier.
  *
- * <p>Removing only the watcher's second read of the heaps is not caught here: an arm that finds no watcher yet wakes
- * the idle carrier itself.
+ * <p>Mutants ({@code ./shuttle mutants TimerArmVersusWatcherStress}; scheduler-stress/mutants/TimerArmVersusWatcherStress):
+ * {@code arm-without-watch-look}, forbidden "2, 0" in 4 of 4 configurations of {@code -m quick -sc false}. Removing
+ * only the watcher's second read of the heaps is not caught here: an arm that finds no watcher yet wakes the idle
+ * carrier itself.
  */
 @JCStressTest
 @Outcome(id = "1, 0", expect = ACCEPTABLE, desc = "the watcher saw the new timer")

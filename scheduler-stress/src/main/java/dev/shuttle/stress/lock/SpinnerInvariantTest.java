@@ -17,6 +17,11 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * from the start, releases it after a delay and contends again; the second contends twice. That
  * drives every role change (take, grant on wake, give up by acquiring or by sleeping) between two
  * threads; SpinRoleTest in scheduler-core checks the same invariant with eight.
+ *
+ * <p>Mutants: {@code take-spin-without-cas} (scheduler-stress/mutants/SpinnerInvariantTest) is not caught here, in 0
+ * of 4 configurations of {@code -m quick -sc false}: with two actors, one of them holds the mutex whenever the other
+ * waits, so two threads never look for the role at once. {@link SpinRoleTakeStress} catches it, and the mutant runs
+ * both.
  */
 @JCStressTest
 @Description("spin-bit: never two spinners admitted")
