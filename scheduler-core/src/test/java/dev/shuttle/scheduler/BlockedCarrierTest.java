@@ -70,6 +70,7 @@ class BlockedCarrierTest {
             }
             blocked.join();
             assertEquals(42, read.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -84,6 +85,7 @@ class BlockedCarrierTest {
                 }
             }
             assertEquals(20_000, ran.get());
+            Rescues.assertNone(shuttle);
         }
     }
 }

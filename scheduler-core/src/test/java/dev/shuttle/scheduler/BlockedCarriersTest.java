@@ -237,6 +237,8 @@ public class BlockedCarriersTest {
             awaitCarrierThreads(shuttle, parallelism);
             assertTrue(sampler.max() <= maxCarriers, "carrier threads " + sampler.max() + " > cap " + maxCarriers);
             assertEquals(maxCarriers, sampler.max(), "the blocked readers should have used every carrier allowed");
+            // Work waits here behind processors held by blocked carriers at the cap, not idle ones: not a lost wake-up.
+            Rescues.assertNone(shuttle);
         } finally {
             log.removeHandler(capture);
         }

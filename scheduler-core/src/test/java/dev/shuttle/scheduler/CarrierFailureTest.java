@@ -50,6 +50,7 @@ class CarrierFailureTest {
             assertEquals(Level.SEVERE, record.getLevel());
             assertTrue(record.getMessage().contains("shuttle-carrier-0"), record.getMessage());
             assertEquals("injected", record.getThrown().getMessage());
+            Rescues.assertNone(shuttle);
         } finally {
             logger.removeHandler(capture);
             logger.setUseParentHandlers(true);

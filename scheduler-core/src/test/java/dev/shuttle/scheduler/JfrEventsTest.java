@@ -51,6 +51,7 @@ class JfrEventsTest {
             }
             reader.join();
             assertEquals(7, read.get());
+            Rescues.assertNone(shuttle);
             recording.stop();
             recording.dump(file);
         }
@@ -169,6 +170,8 @@ class JfrEventsTest {
             sleeper.join();
             hogHolder[0].join();
             handOffs = SchedulerCounters.of(shuttle.pool()).handOffs();
+            // The overdue timer waits behind the busy processor, the only one: the monitor calls that no lost wake-up.
+            Rescues.assertNone(shuttle);
             recording.stop();
             recording.dump(file);
         }
@@ -206,6 +209,7 @@ class JfrEventsTest {
             Thread.sleep(300);
             recording.stop();
             recording.dump(file);
+            Rescues.assertNone(shuttle);
         }
         List<RecordedEvent> stats = RecordingFile.readAllEvents(file).stream()
                 .filter(e -> e.getEventType().getName().equals("dev.shuttle.SchedulerStatistics"))

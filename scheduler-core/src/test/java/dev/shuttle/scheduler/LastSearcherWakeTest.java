@@ -34,6 +34,7 @@ class LastSearcherWakeTest {
             // round also woke the second carrier for nothing.
             assertTrue(d.wakeUps() >= rounds / 2, "the carriers were not parked between tasks, nothing tested: " + d);
             assertTrue(d.emptyWakeUps() <= rounds / 10, "wake-ups that found nothing: " + d);
+            Rescues.assertNone(pool);
         } finally {
             pool.stop();
             pool.joinCarriers();

@@ -122,6 +122,7 @@ class ResizeTest {
             assertRunningAtOnce(shuttle, 1);
             shuttle.setParallelism(2);
             assertRunningAtOnce(shuttle, 2);
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -187,6 +188,7 @@ class ResizeTest {
             }
             assertEquals(sleepers, woke.get(), "every timed park came back");
             assertEquals(0, early.get(), "no timer fired before its deadline");
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -214,6 +216,7 @@ class ResizeTest {
             assertEquals(3, bean.getProcessors().length);
             assertTrue(bean.getTasksRun() >= before, "tasks run went backwards after a grow");
             assertEquals(4, pool.state.everCreated().length, "a grow brings retired processors back, not new ones");
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -46,6 +46,7 @@ class SchedulerCountersTest {
             assertTrue(d.parks() >= 1, d.toString());
             assertTrue(d.parks() >= d.wakeUps(), "every wake-up ends a sleep: " + d);
             assertTrue(d.emptyWakeUps() <= d.wakeUps(), "an empty wake-up is a wake-up: " + d);
+            Rescues.assertNone(shuttle);
         }
     }
 }

@@ -96,6 +96,7 @@ class SchedulingDelayTest {
             assertTrue(bean.schedulingDelayPercentileNanos("start", 100) >= 4 * MS);
             assertThrows(IllegalArgumentException.class, () -> bean.schedulingDelayBucketCountsOf("sleep"));
             assertThrows(IllegalArgumentException.class, () -> bean.schedulingDelayPercentileNanos("all", 0));
+            Rescues.assertNone(shuttle);
         }
         List<RecordedEvent> events = RecordingFile.readAllEvents(file).stream()
                 .filter(e -> e.getEventType().getName().equals("dev.shuttle.SchedulingDelay")
@@ -163,6 +164,7 @@ class SchedulingDelayTest {
             assertTrue(Math.abs(before - expected) < 6 * sigma, before + " samples of " + runs + " runs");
             long[] yields = SchedulingDelays.snapshot(shuttle.pool().state).counts[HandOffStamps.YIELD];
             assertTrue(DelayHistogram.Snapshot.total(yields) > 0, "no yield sampled");
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -73,6 +73,7 @@ class ShuttleSchedulerMXBeanTest {
             assertTrue(proxy.getTasksRun() - before >= 2L * threads.length, "tasksRun " + proxy.getTasksRun());
             assertTrue(proxy.getTimersFired() >= threads.length, "timersFired " + proxy.getTimersFired());
             assertEquals(2, proxy.getProcessors().length);
+            Rescues.assertNone(shuttle);
         }
         assertFalse(SERVER.isRegistered(name), "unregistered at close");
     }
@@ -112,6 +113,7 @@ class ShuttleSchedulerMXBeanTest {
                 Thread.sleep(1);
             }
             assertEquals(0, proxy.getTimersPending(), "cancelled timers left in the heap");
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -66,6 +66,7 @@ class ShuttleSchedulerTest {
             AtomicReference<String> seen = new AtomicReference<>();
             shuttle.ofVirtual().start(() -> seen.set(Thread.currentThread().toString())).join();
             assertTrue(seen.get().matches("VirtualThread\\[#\\d+]/runnable@shuttle-carrier-[0-2]"), seen.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -201,6 +202,7 @@ class ShuttleSchedulerTest {
             Thread setter = shuttle.ofVirtual().start(() -> flag.set(true));
             assertTrue(spinner.join(java.time.Duration.ofSeconds(10)), "the spinner never let the setter run");
             setter.join();
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -229,6 +231,7 @@ class ShuttleSchedulerTest {
             LockSupport.unpark(b.get());
             a.get().join();
             b.get().join();
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -248,6 +251,7 @@ class ShuttleSchedulerTest {
         for (int attempt = 1; ; attempt++) {
             try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
                 int maxGap = longestWaitBehindARunNextPair(shuttle, 2_000);
+                Rescues.assertNone(shuttle);
                 if (shuttle.pool().monitor.retakes() == 0) {
                     assertTrue(maxGap <= Carrier.RUN_NEXT_LIMIT + 2,
                             "the other pair waited for " + maxGap + " hand-offs in a row");
@@ -332,6 +336,8 @@ class ShuttleSchedulerTest {
                 }).join();
                 assertFalse(parentGaveUp.get(), "the child waited behind its busy parent's carrier (round " + round + ")");
             }
+            // Each child waits in its busy parent's runNext, which the monitor does not count as lost.
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -369,6 +375,7 @@ class ShuttleSchedulerTest {
             Thread.ofVirtual().start(() -> platformChild.set(Thread.currentThread().toString())).join();
             assertFalse(platformChild.get().contains("shuttle-carrier"),
                     "a virtual thread started from a platform thread keeps the JDK default: " + platformChild.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -423,6 +430,7 @@ class ShuttleSchedulerTest {
             parker.interrupt();
             parker.join();
             assertTrue(flagSeen.get(), "interrupt unparks a parked thread and leaves its flag set");
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -458,6 +466,7 @@ class ShuttleSchedulerTest {
             assertEquals("parent value", seen.get());
             shuttle.ofVirtual().inheritInheritableThreadLocals(false).start(() -> seen.set(inherited.get())).join();
             assertEquals(null, seen.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -488,6 +497,7 @@ class ShuttleSchedulerTest {
                     "carrier still running after close: " + t);
         }
         shuttle.close();
+        Rescues.assertNone(shuttle);
     }
 
     private static boolean carrierOf(ShuttleScheduler shuttle, Thread t) {
@@ -524,6 +534,7 @@ class ShuttleSchedulerTest {
         LockSupport.unpark(stuck);
         stuck.join();
         shuttle.close();
+        Rescues.assertNone(shuttle);
     }
 
     @Test
@@ -539,6 +550,7 @@ class ShuttleSchedulerTest {
             }).join();
             assertNotNull(thrown.get());
             assertSame(IllegalStateException.class, thrown.get().getClass());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -562,6 +574,7 @@ class ShuttleSchedulerTest {
             Thread.sleep(300);
             long burnt = CarrierCpu.nanos(shuttle.pool()) - before;
             assertTrue(burnt < TimeUnit.MILLISECONDS.toNanos(20), "idle carriers used " + burnt + " ns in 300 ms");
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -115,6 +115,7 @@ class ShuttleTimersTest {
             assertTrue(f.isDone());
             assertFalse(f.cancel(false), "cancel after firing reports that it was too late");
             assertFalse(f.isCancelled());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -128,6 +129,7 @@ class ShuttleTimersTest {
             assertThrows(CancellationException.class, f::get);
             Thread.sleep(150);
             assertEquals(0, runs.get());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -148,6 +150,7 @@ class ShuttleTimersTest {
             assertEquals(Future.State.SUCCESS, now.state());
             assertTrue(later.cancel(false));
             assertEquals(Future.State.CANCELLED, later.state());
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -190,6 +193,7 @@ class ShuttleTimersTest {
                 reachable = ended.stream().filter(r -> r.get() != null).count();
             } while (reachable > 0 && System.nanoTime() - deadline < 0);
             assertEquals(0, reachable, "ended threads still reachable (their cancelled one-hour timeouts hold them)");
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -200,6 +204,7 @@ class ShuttleTimersTest {
             assertTrue(shuttle.schedule(ran::countDown, 0, TimeUnit.SECONDS).isDone());
             assertTrue(shuttle.schedule(ran::countDown, -5, TimeUnit.DAYS).isDone());
             assertTrue(ran.await(10, TimeUnit.SECONDS));
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -232,6 +237,7 @@ class ShuttleTimersTest {
             if (fired.isCancelled() ? ran.get() != 0 : ran.get() != 1) {
                 lost++;
             }
+            Rescues.assertNone(shuttle);
         }
         assertEquals(0, lost, "timers whose future said fired or cancelled but whose task ran otherwise");
     }
@@ -257,6 +263,7 @@ class ShuttleTimersTest {
         assertEquals(0, ran.get());
         assertEquals(1, woke.get(), "a started thread's sleep still ends during close");
         assertFalse(sleeper.isAlive());
+        Rescues.assertNone(shuttle);
     }
 
     @Test
@@ -422,6 +429,7 @@ class ShuttleTimersTest {
             assertTrue(fired.await(5, TimeUnit.SECONDS), "nobody fired the due timer after the holder released it");
             assertTrue(burnt < TimeUnit.MILLISECONDS.toNanos(40),
                     "idle carriers burnt " + burnt / 1_000_000 + " ms of CPU in 200 ms waiting on a held heap");
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -485,6 +493,7 @@ class ShuttleTimersTest {
             }).join();
             assertEquals(null, polled.get());
             assertTrue(took.get() >= TimeUnit.MILLISECONDS.toNanos(20));
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -34,6 +34,7 @@ class TimeSliceTest {
             }
             assertTrue(shuttle.pool().monitor.retakes() > 0, "no processor was handed on at the slice");
             BlockedCarriersTest.awaitCarrierThreads(shuttle, parallelism);
+            Rescues.assertNone(shuttle);
         }
     }
 
@@ -52,6 +53,8 @@ class TimeSliceTest {
             } finally {
                 spinners.stop();
             }
+            // The starved threads wait behind busy processors, not idle ones: the monitor calls that no lost wake-up.
+            Rescues.assertNone(shuttle);
         }
     }
 

@@ -34,6 +34,7 @@ class WakingSearchersTest {
                 wakeUps += proc.wakeUps;
             }
             assertTrue(wakeUps > 0, "no carrier was ever woken, so nothing was tested");
+            Rescues.assertNone(pool);
         } finally {
             pool.stop();
             pool.joinCarriers();

@@ -72,8 +72,24 @@ public final class AgentApps {
             case "measure" -> app.measure(args[1]);
             default -> throw new IllegalArgumentException(args[0]);
         }
+        app.noRescues();
         System.out.flush();
         System.exit(app.failures.isEmpty() ? 0 : 3);
+    }
+
+    /**
+     * Where Shuttle is the system default, its monitor must have rescued no lost wake-up: one that did would only have
+     * made the app slower, and every check above would still pass.
+     */
+    private void noRescues() throws Exception {
+        Optional<ShuttleScheduler> system = ShuttleScheduler.systemDefault();
+        if (system.isEmpty()) {
+            return;
+        }
+        long rescues = (Long) ManagementFactory.getPlatformMBeanServer().getAttribute(
+                new javax.management.ObjectName("dev.shuttle:type=ShuttleScheduler,name=" + system.get().name()),
+                "MonitorRescues");
+        check("the monitor rescued no lost wake-up", rescues == 0, rescues);
     }
 
     /**
