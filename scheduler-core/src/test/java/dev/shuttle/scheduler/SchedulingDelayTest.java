@@ -218,6 +218,39 @@ class SchedulingDelayTest {
         }
     }
 
+    /**
+     * The JDK-default measuring mode's recording path ({@link JdkSchedulingDelays#accept}: a hand-off stamped into
+     * the table, then the start that takes the stamp and records it in this carrier's histogram), after warm-up:
+     * nothing allocated per hand-off either.
+     */
+    @Test
+    void jdkDefaultRecordingAllocatesNothing() {
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        JdkSchedulingDelays delays = new JdkSchedulingDelays();
+        Thread vthread = Thread.ofVirtual().unstarted(() -> { });
+        long saved = SchedulingDelayEvent.minDelayNanos;
+        SchedulingDelayEvent.minDelayNanos = Long.MAX_VALUE;
+        try {
+            jdkBurst(delays, vthread, 200_000);
+            long id = Thread.currentThread().threadId();
+            long start = threads.getThreadAllocatedBytes(id);
+            jdkBurst(delays, vthread, 200_000);
+            long allocated = threads.getThreadAllocatedBytes(id) - start;
+            long samples = DelayHistogram.Snapshot.total(delays.snapshot().allKinds());
+            assertTrue(samples > 40_000 && samples < 60_000, samples + " samples of 400,000");
+            assertTrue(allocated < 64 * 1024, allocated + " bytes allocated by 200,000 hand-offs and starts");
+        } finally {
+            SchedulingDelayEvent.minDelayNanos = saved;
+        }
+    }
+
+    private static void jdkBurst(JdkSchedulingDelays delays, Thread vthread, int n) {
+        for (int i = 0; i < n; i++) {
+            delays.accept(vthread, JdkSchedulingDelays.HAND_OFF);
+            delays.accept(vthread, JdkSchedulingDelays.STARTING);
+        }
+    }
+
     private static void burst(HandOffStamps stamps, Processor proc, Thread vthread, Runnable task, int n) {
         for (int i = 0; i < n; i++) {
             Runnable queued = SchedulingDelays.handedOff(stamps, task, vthread, HandOffStamps.WAKE);

@@ -237,10 +237,12 @@ class ShuttleAgentIT {
     void measuringModeShowsAKnownDelayOnTheJdkDefaultAndOnShuttle() throws Exception {
         Run jdk = run(java25(), List.of("-Dshuttle.measure=true", "-Djdk.virtualThreadScheduler.parallelism=1"),
                 "measure", "jdk-default");
-        assertPassed(jdk, "sampled starts in 4-6 ms", "p99 reported", "ran on " + AgentApps.JDK_DEFAULT);
+        assertPassed(jdk, "sampled starts in 4-6 ms", "no sampled start below 4 ms but the driver's", "p99 reported",
+                "ran on " + AgentApps.JDK_DEFAULT);
         Run shuttle = run(java25(), List.of(SHUTTLE, "-Dshuttle.parallelism=1", "-Dshuttle.measure=true"),
                 "measure", "default");
-        assertPassed(shuttle, "sampled starts in 4-6 ms", "p99 reported", "ran on " + AgentApps.SHUTTLE);
+        assertPassed(shuttle, "sampled starts in 4-6 ms", "no sampled start below 4 ms but the driver's",
+                "p99 reported", "ran on " + AgentApps.SHUTTLE);
     }
 
     /** Runs a mode of {@link UserPathApps} on Shuttle with the given options. */
