@@ -37,6 +37,15 @@ class SchedulerSlackTest {
         assertEquals(1, wrong.size(), "expected only the thread created before lowering: " + seen.get());
     }
 
+    /** The start time is field 22 of a thread's stat line, counted past a name that may hold spaces and ')'. */
+    @Test
+    void readsTheStartTimeOfAThreadPastItsName() {
+        String stat = "28583 (a) (b c) S 28538 28538 13686 0 -1 4194304 98 0 0 0 0 0 0 0 20 0 1 0 2473440 3133440 380";
+        assertEquals(2473440, SchedulerSlack.startTime(stat));
+        assertEquals(2473441, SchedulerSlack.startTime(
+                "7 (VirtualThread-u) S 1 1 1 0 -1 4194304 98 0 0 0 0 0 0 0 20 0 1 0 2473441 3133440 380"));
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();
