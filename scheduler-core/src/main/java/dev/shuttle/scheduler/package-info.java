@@ -112,8 +112,9 @@
  * turn. How many rounds a search spins is one class, {@link dev.shuttle.scheduler.SearchBackoff}: the budget shrinks
  * while searches find nothing, is restored when spinning pays or would have paid, and is spent at once when the
  * carrier was switched out while runnable since its last park (its core is wanted by other threads; the carrier reads
- * its own count before it parks, {@link dev.shuttle.scheduler.InvoluntarySwitches}). Every search pauses at least
- * once, after which it may take a running processor's {@code runNext} (see "Ownership"). A search's spin is a few
+ * its own count before it parks, {@link dev.shuttle.scheduler.InvoluntarySwitches}). A search beside a busy
+ * processor pauses at least once, after which it may take a running processor's {@code runNext} (see "Ownership");
+ * with every other processor idle it does not pause at all, since only a running virtual thread hands work over. A search's spin is a few
  * microseconds, so a searcher leaves no timer unfired for longer than that. An idle scheduler's carriers are all
  * parked and use no CPU.
  *
