@@ -31,8 +31,9 @@ package dev.shuttle.scheduler;
  * virtual thread that yielded, which asked to let others run first. A carrier
  * that was switched out while runnable since it last looked (as it parks, at most once a millisecond) spends no
  * rounds on its next search: its core is wanted by another thread, and a spin would take it from that thread.
- * Whatever the budget, the search makes one pause and a second pass ({@link WorkSearch#search}), which a stuck
- * processor's runNext needs.
+ * Whatever the budget, a search beside a busy processor makes one pause and a second pass
+ * ({@link WorkSearch#search}), which a stuck processor's runNext needs; with every other processor idle it makes
+ * none, since nothing running could hand it work.
  */
 final class SearchBackoff {
     /**

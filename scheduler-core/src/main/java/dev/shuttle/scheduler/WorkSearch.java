@@ -16,12 +16,18 @@ final class WorkSearch {
 
     /**
      * Bounded search: rounds over the global queue and every busy processor, with a spin between two rounds as far as
-     * the {@link SearchBackoff} allows, and at least one whatever it allows: only a search that paused can tell a
-     * stuck processor's runNext from a busy one's, and a carrier woken for a thread that went into the runNext of a
-     * processor whose task keeps running (a thread started or woken by a task that spins or computes) finds nothing
-     * else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
+     * the {@link SearchBackoff} allows, and at least one whatever it allows while another processor is busy (below):
+     * only a search that paused can tell a stuck processor's runNext from a busy one's, and a carrier woken for a
+     * thread that went into the runNext of a processor whose task keeps running (a thread started or woken by a task
+     * that spins or computes) finds nothing else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
      * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
      * state. Counts the searches that paused by their outcome ({@code spinsFound}, {@code spinsWasted}).
+     *
+     * <p>No pause at all while no other processor is busy: only a virtual thread running on a carrier hands work to
+     * another carrier's search, so with every other processor idle the work a pause could catch would come from a
+     * platform thread (the JDK's poller, a server's dispatcher, a timer's watcher), which wakes a carrier anyway and
+     * on a small machine needs the core the pause would hold; and there is no runNext to watch. A server at low load
+     * is that case on nearly every request: its carriers park after each one with the others idle.
      *
      * <p>Times an unsuccessful search made with the full budget, from its first pause ({@code proc.fullSearchNanos}):
      * the carrier compares its next wake with that to tell the back-off whether spinning would have caught the work.
@@ -46,6 +52,9 @@ final class WorkSearch {
                     proc.spinsFound++;
                 }
                 return task;
+            }
+            if (round == 0 && state.processors.length - state.idle.count() <= 1) {
+                return null;                          // no other processor busy: nothing to spin for
             }
             if (round < rounds) {
                 long pausedAt = backoff.pause(round);

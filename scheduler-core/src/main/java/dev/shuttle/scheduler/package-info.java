@@ -66,8 +66,9 @@
  * the busy carriers: a bounded number of rounds over the global queue and the busy processors' queues, separated by
  * {@code onSpinWait} pauses, never a yield. The number of rounds is the {@code SearchBackoff}'s, a pure strategy the
  * carrier tells what happened (work stolen, nothing found, a wake sooner than a full search, its core switched out,
- * {@link dev.shuttle.scheduler.InvoluntarySwitches}). Every search pauses once, then may take a stood-still
- * {@code runNext}. Then the carrier parks (docs/design.md, "Searching and the wake rule", "Spinning and parking").
+ * {@link dev.shuttle.scheduler.InvoluntarySwitches}). A search beside a busy processor pauses once, then may take a
+ * stood-still {@code runNext}; with every other processor idle it does not pause, since only a running virtual thread
+ * hands work over. Then the carrier parks (docs/design.md, "Searching and the wake rule", "Spinning and parking").
  *
  * <h2>Waking</h2>
  * The wake rule (Go's {@code wakep}): after queueing any work, even a {@code runNext} hand-off, the submitter calls

@@ -18,11 +18,20 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpinCountersTest {
 
-    /** A carrier that runs out of work searches, spins, finds nothing and parks: once per sleep of its one thread. */
+    /**
+     * A carrier that runs out of work while the other processor runs a task that hands it nothing searches, spins,
+     * finds nothing and parks: once per sleep of its thread.
+     */
     @Test
-    void aSearchBeforeEachParkIsAWastedSpin() throws Exception {
-        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-wasted-test").parallelism(1).build()) {
+    void aSearchBesideABusyProcessorThatFindsNothingIsAWastedSpin() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-wasted-test").parallelism(2).build()) {
             ShuttleSchedulerMXBean bean = bean(shuttle);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread hog = shuttle.ofVirtual().start(() -> {
+                while (!stop.get()) {
+                    Thread.onSpinWait();
+                }
+            });
             long before = bean.getSpinsWasted();
             shuttle.ofVirtual().start(() -> {
                 for (int i = 0; i < 20; i++) {
@@ -30,7 +39,32 @@ class SpinCountersTest {
                 }
             }).join();
             long wasted = bean.getSpinsWasted() - before;
-            assertTrue(wasted >= 10, "20 sleeps with nothing else to run, yet " + wasted + " wasted spins");
+            stop.set(true);
+            hog.join();
+            assertTrue(wasted >= 10, "20 sleeps beside a busy processor, yet " + wasted + " wasted spins");
+            Rescues.assertNone(shuttle);
+        }
+    }
+
+    /**
+     * With no other processor busy nothing running could hand a searching carrier work, so it parks without a spin:
+     * 20 sleeps of the only thread on the only processor, no spin.
+     */
+    @Test
+    void aSearchWithEveryOtherProcessorIdleDoesNotSpin() throws Exception {
+        try (ShuttleScheduler shuttle = ShuttleScheduler.builder().name("spin-alone-test").parallelism(1).build()) {
+            ShuttleSchedulerMXBean bean = bean(shuttle);
+            long parksBefore = bean.getParks();
+            long before = bean.getSpinsWasted() + bean.getSpinsFound();
+            shuttle.ofVirtual().start(() -> {
+                for (int i = 0; i < 20; i++) {
+                    sleepMillis(2);
+                }
+            }).join();
+            long spins = bean.getSpinsWasted() + bean.getSpinsFound() - before;
+            long parks = bean.getParks() - parksBefore;
+            assertTrue(parks >= 10, "20 sleeps of the only thread, yet only " + parks + " parks");
+            assertEquals(0, spins, "a carrier alone spun before parking");
             Rescues.assertNone(shuttle);
         }
     }
