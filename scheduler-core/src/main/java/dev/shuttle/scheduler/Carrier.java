@@ -464,7 +464,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
     /** Owner: enters the searching state if the pool's cap allows (Go: at most half the busy processors search). */
     boolean tryBeginSearching() {
         if (!spinning) {
-            if (2 * state.searching.get() >= state.processors.length - state.idle.count()) {
+            if (2 * state.searching.get() >= state.busy()) {
                 return false;
             }
             spinning = true;

@@ -112,6 +112,14 @@ final class PoolState {
         return searching.get() > wakingSearchers.get();
     }
 
+    /**
+     * Processors whose idle bit is clear: running a task, searching, or handed off while their carrier blocks. A racy
+     * snapshot: the searchers' cap, the lone searcher's no-pause rule and the MXBean read it as such.
+     */
+    int busy() {
+        return processors.length - idle.count();
+    }
+
     boolean hasGlobalWork() {
         return !global.isEmpty();
     }

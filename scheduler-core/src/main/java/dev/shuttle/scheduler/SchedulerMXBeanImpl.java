@@ -115,7 +115,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public int getBusyProcessors() {
-        return pool.state.processors.length - pool.state.idle.count();
+        return pool.state.busy();
     }
 
     @Override

@@ -19,9 +19,10 @@ final class WorkSearch {
      * the {@link SearchBackoff} allows, and at least one whatever it allows while another processor is busy (below):
      * only a search that paused can tell a stuck processor's runNext from a busy one's, and a carrier woken for a
      * thread that went into the runNext of a processor whose task keeps running (a thread started or woken by a task
-     * that spins or computes) finds nothing else to take. With an exhausted budget that thread waited for the monitor to mark its processor stuck; Go's
-     * {@code runqsteal} likewise takes a running P's {@code runnext} after a short pause whatever the spinning
-     * state. Counts the searches that paused by their outcome ({@code spinsFound}, {@code spinsWasted}).
+     * that spins or computes) finds nothing else to take. With an exhausted budget that thread waited for the monitor
+     * to mark its processor stuck; Go's {@code runqsteal} likewise takes a running P's {@code runnext} after a short
+     * pause whatever the spinning state. Counts the searches that paused by their outcome ({@code spinsFound},
+     * {@code spinsWasted}).
      *
      * <p>No pause at all while no other processor is busy: only a virtual thread running on a carrier hands work to
      * another carrier's search, so with every other processor idle the work a pause could catch would come from a
@@ -53,7 +54,7 @@ final class WorkSearch {
                 }
                 return task;
             }
-            if (round == 0 && state.processors.length - state.idle.count() <= 1) {
+            if (round == 0 && state.busy() <= 1) {
                 return null;                          // no other processor busy: nothing to spin for
             }
             if (round < rounds) {

@@ -33,11 +33,7 @@ class SpinCountersTest {
                 }
             });
             long before = bean.getSpinsWasted();
-            shuttle.ofVirtual().start(() -> {
-                for (int i = 0; i < 20; i++) {
-                    sleepMillis(2);
-                }
-            }).join();
+            sleepTwentyTimes(shuttle);
             long wasted = bean.getSpinsWasted() - before;
             stop.set(true);
             hog.join();
@@ -56,11 +52,7 @@ class SpinCountersTest {
             ShuttleSchedulerMXBean bean = bean(shuttle);
             long parksBefore = bean.getParks();
             long before = bean.getSpinsWasted() + bean.getSpinsFound();
-            shuttle.ofVirtual().start(() -> {
-                for (int i = 0; i < 20; i++) {
-                    sleepMillis(2);
-                }
-            }).join();
+            sleepTwentyTimes(shuttle);
             long spins = bean.getSpinsWasted() + bean.getSpinsFound() - before;
             long parks = bean.getParks() - parksBefore;
             assertTrue(parks >= 10, "20 sleeps of the only thread, yet only " + parks + " parks");
@@ -152,6 +144,15 @@ class SpinCountersTest {
         } catch (MalformedObjectNameException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /** One virtual thread that sleeps 2 ms twenty times: twenty times its carrier runs out of work. */
+    private static void sleepTwentyTimes(ShuttleScheduler shuttle) throws InterruptedException {
+        shuttle.ofVirtual().start(() -> {
+            for (int i = 0; i < 20; i++) {
+                sleepMillis(2);
+            }
+        }).join();
     }
 
     private static void sleepMillis(long millis) {
