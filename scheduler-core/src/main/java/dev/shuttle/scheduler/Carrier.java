@@ -7,7 +7,7 @@ import java.util.function.IntPredicate;
 /**
  * The carrier loop (Go's {@code schedule} and {@code findRunnable} on an M): runs the scheduling loop of the
  * {@link Processor} its thread holds, and virtual threads on it. Without a processor (it was handed to another carrier
- * while this one was stuck) it finishes the virtual thread it runs, then waits as a spare in {@link SpareCarriers}
+ * while this one was stuck) it finishes the virtual thread it runs, then waits as a spare in {@link HandOff}
  * until it is given one or its keep-alive runs out. What other threads may read or hand it is in
  * {@link CarrierThread}; this class is the top of the call graph below the executor, and nothing it calls calls it.
  *
@@ -38,7 +38,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
 
     private final TimerDeadlines deadlines;
     private final MonitorSignal monitor;
-    private final SpareCarriers spares;
+    private final HandOff handOff;
     private final Wakeups wakeups;
     private final TimerWatch watch;
     private final Resize resize;
@@ -60,12 +60,12 @@ final class Carrier extends CarrierThread implements IntPredicate {
     /** Owner: when it was read. */
     private long switchesReadAt;
 
-    Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, SpareCarriers spares, Wakeups wakeups,
+    Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, HandOff handOff, Wakeups wakeups,
             TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
         super(state, group, serial, initial);
         this.deadlines = deadlines;
         this.monitor = monitor;
-        this.spares = spares;
+        this.handOff = handOff;
         this.wakeups = wakeups;
         this.watch = watch;
         this.resize = resize;
@@ -81,7 +81,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
         try {
             while (!state.isStopping()) {
                 if (p == null) {
-                    p = spares.awaitProcessor(this);
+                    p = handOff.awaitProcessor(this);
                     if (p == null) {
                         return;
                     }
@@ -100,7 +100,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
                 }
             }
         } finally {
-            spares.ended(this);
+            handOff.ended(this);
         }
     }
 
@@ -140,7 +140,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             return proc.endTask(this);
         }
         blocking = false;
-        return wakeups.exitBlocking(proc, this) && proc.endTask(this);
+        return handOff.exitBlocking(proc, this) && proc.endTask(this);
     }
 
     /**
@@ -193,7 +193,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
             }
             case CarrierHooksTransformer.BEGIN_BLOCKING -> {
                 Processor proc = p;
-                if (blocking || proc == null || !wakeups.enterBlocking(proc, this)) {
+                if (blocking || proc == null || !handOff.enterBlocking(proc, this)) {
                     return false;
                 }
                 // Recorded before the hand-off: handing off may start a thread, and the virtual thread running
@@ -201,14 +201,14 @@ final class Carrier extends CarrierThread implements IntPredicate {
                 // the blocking call and takes the processor back if the hand-off has not happened yet, and the
                 // hand-off, resumed on another carrier, finds the state changed and gives up.
                 blocking = true;
-                wakeups.handOffIfWorkWaits(proc, this);
+                handOff.handOffIfWorkWaits(proc, this);
                 return true;
             }
             case CarrierHooksTransformer.END_BLOCKING -> {
                 Processor proc = p;
                 if (blocking) {
                     blocking = false;
-                    if (!wakeups.exitBlocking(proc, this)) {
+                    if (!handOff.exitBlocking(proc, this)) {
                         p = null;
                     }
                 }

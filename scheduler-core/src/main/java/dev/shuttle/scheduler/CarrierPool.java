@@ -30,7 +30,7 @@ final class CarrierPool extends ForkJoinPool {
     /** The timer heaps' earliest deadlines, as idle carriers, wakers and the monitor read them. */
     final TimerDeadlines deadlines;
     final MonitorSignal monitorSignal = new MonitorSignal();
-    final SpareCarriers spares;
+    final HandOff handOff;
     final Wakeups wakeups;
     final TimerWatch watch;
     final Resize resize;
@@ -48,21 +48,21 @@ final class CarrierPool extends ForkJoinPool {
         this.state = new PoolState(parallelism, spin);
         this.deadlines = new TimerDeadlines(state);
         // Carriers are made only below, after every part they use exists.
-        this.spares = new SpareCarriers(state, maxCarriers, keepAliveNanos, this::newCarrier);
-        this.wakeups = new Wakeups(state, deadlines, spares, monitorSignal);
+        this.handOff = new HandOff(state, maxCarriers, keepAliveNanos, this::newCarrier);
+        this.wakeups = new Wakeups(state, deadlines, handOff, monitorSignal);
         this.watch = new TimerWatch(state, deadlines, wakeups);
-        this.resize = new Resize(state, spares, wakeups, watch);
+        this.resize = new Resize(state, handOff, wakeups, watch);
         this.timers = new TimerService(state, watch, resize);
-        this.monitor = new Monitor(state, deadlines, wakeups, watch, monitorSignal, timeSliceNanos);
+        this.monitor = new Monitor(state, deadlines, wakeups, handOff, watch, monitorSignal, timeSliceNanos);
         Processor[] initial = state.processors;
         this.initialCarriers = new CarrierThread[parallelism];
         for (int i = 0; i < parallelism; i++) {
-            initialCarriers[i] = spares.createInitial(initial[i]);
+            initialCarriers[i] = handOff.createInitial(initial[i]);
         }
     }
 
     Carrier newCarrier(ThreadGroup group, int serial, Processor initial) {
-        return new Carrier(state, deadlines, monitorSignal, spares, wakeups, watch, resize, timers, group, serial,
+        return new Carrier(state, deadlines, monitorSignal, handOff, wakeups, watch, resize, timers, group, serial,
                 initial);
     }
 
@@ -140,12 +140,12 @@ final class CarrierPool extends ForkJoinPool {
         for (Processor proc : state.everCreated()) {
             wakeups.unpark(proc);
         }
-        spares.stop();
+        handOff.stop();
         monitor.stop();
     }
 
     void joinCarriers() throws InterruptedException {
-        spares.joinAll();
+        handOff.joinAll();
         monitor.join();
     }
 
@@ -173,7 +173,7 @@ final class CarrierPool extends ForkJoinPool {
     /** Carrier threads alive: one per processor, plus spares and carriers that lost their processor. */
     @Override
     public int getPoolSize() {
-        return spares.carrierThreads();
+        return handOff.carrierThreads();
     }
 
     /**
@@ -182,7 +182,7 @@ final class CarrierPool extends ForkJoinPool {
      */
     @Override
     public int getActiveThreadCount() {
-        return spares.mountedCount();
+        return handOff.mountedCount();
     }
 
     @Override
@@ -208,7 +208,7 @@ final class CarrierPool extends ForkJoinPool {
 
     @Override
     public String toString() {
-        return "ShuttleScheduler[parallelism=" + state.processors.length + ", carriers=" + spares.carrierThreads()
+        return "ShuttleScheduler[parallelism=" + state.processors.length + ", carriers=" + handOff.carrierThreads()
                 + ", idle=" + state.idle.count() + ", searching=" + state.searching.get() + ", global="
                 + state.global.size() + ", threads=" + state.threads.liveCount()
                 + (state.isStopping() ? ", stopped" : "") + "]";

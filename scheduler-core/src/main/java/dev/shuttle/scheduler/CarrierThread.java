@@ -7,7 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A carrier thread as the rest of the scheduler sees it (Go's M without its scheduling loop): which scheduler it
  * serves, its serial in a processor's state word, the processor it holds, whether it runs a task, how much CPU it got,
- * and the mailbox through which {@link SpareCarriers} hands a waiting spare its processor. {@link Carrier} runs the
+ * and the mailbox through which {@link HandOff} hands a waiting spare its processor. {@link Carrier} runs the
  * loop on it. Apart so that the classes a carrier calls (the hand-off, the monitor, a processor naming its holder)
  * see only this and never call the loop back.
  *
@@ -37,9 +37,9 @@ abstract class CarrierThread extends Thread {
     Processor p;
     /** Owner: the task being run, so that a thread re-submitting itself goes to the tail, not to runNext. */
     Runnable current;
-    /** A processor given to this carrier while it waited as a spare; see {@link SpareCarriers}. */
+    /** A processor given to this carrier while it waited as a spare; see {@link HandOff}. */
     private volatile Processor handed;
-    /** {@link #SPARE_RUNNING} and the spare-waiting states; see {@link SpareCarriers}. */
+    /** {@link #SPARE_RUNNING} and the spare-waiting states; see {@link HandOff}. */
     @SuppressWarnings("unused") // accessed through SPARE_STATE
     private volatile int spareState;
     /** Set when the thread starts; read by the monitor. */
@@ -86,7 +86,7 @@ abstract class CarrierThread extends Thread {
         return a != null && a.isKnownRunnable();
     }
 
-    /** A {@link SpareCarriers} waiter: claims this waiting spare for a hand-off. */
+    /** A {@link HandOff} waiter: claims this waiting spare for a hand-off. */
     boolean claimSpare() {
         return SPARE_STATE.compareAndSet(this, SPARE_WAITING, SPARE_CLAIMED);
     }

@@ -41,7 +41,7 @@ import java.util.concurrent.locks.LockSupport;
  * started again at 20 µs each time would look at its fastest under moderate load.
  *
  * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer watch, and acts through the
- * {@link Wakeups}; carriers and wakers reach it only through the {@link MonitorSignal}'s flag.
+ * {@link Wakeups} and {@link HandOff}; carriers and wakers reach it only through the {@link MonitorSignal}'s flag.
  */
 final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;
@@ -65,6 +65,7 @@ final class Monitor implements Runnable {
     private final PoolState state;
     private final TimerDeadlines deadlines;
     private final Wakeups wakeups;
+    private final HandOff handOff;
     private final TimerWatch watch;
     private final MonitorSignal signal;
     private final long timeSliceNanos;
@@ -91,11 +92,12 @@ final class Monitor implements Runnable {
     /** Processors taken from a carrier that was blocked or ran past its time slice. */
     private final AtomicLong retakes = new AtomicLong();
 
-    Monitor(PoolState state, TimerDeadlines deadlines, Wakeups wakeups, TimerWatch watch, MonitorSignal signal,
-            long timeSliceNanos) {
+    Monitor(PoolState state, TimerDeadlines deadlines, Wakeups wakeups, HandOff handOff, TimerWatch watch,
+            MonitorSignal signal, long timeSliceNanos) {
         this.state = state;
         this.deadlines = deadlines;
         this.wakeups = wakeups;
+        this.handOff = handOff;
         this.watch = watch;
         this.signal = signal;
         this.timeSliceNanos = timeSliceNanos;
@@ -278,7 +280,7 @@ final class Monitor implements Runnable {
     }
 
     private boolean retake(Processor proc, long word) {
-        if (!wakeups.retake(proc, word)) {
+        if (!handOff.retake(proc, word)) {
             return false;
         }
         retakes.incrementAndGet();

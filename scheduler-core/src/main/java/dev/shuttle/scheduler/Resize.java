@@ -10,7 +10,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Go's {@code procresize}: changes the number of processors while virtual threads run. Growing binds new processors
- * (or ones an earlier shrink retired) to carriers from {@link SpareCarriers} and publishes them; shrinking retires
+ * (or ones an earlier shrink retired) to carriers from {@link HandOff} and publishes them; shrinking retires
  * the highest-numbered processors, takes each from its holder, and moves what it held (run queue, runNext, timers) to
  * the global queue and the remaining processors' heaps. package-info, "Resizing", has the invariants and races.
  *
@@ -25,14 +25,14 @@ final class Resize {
     private static final long POLL_NANOS = 50_000;
 
     private final PoolState state;
-    private final SpareCarriers spares;
+    private final HandOff handOff;
     private final Wakeups wakeups;
     private final TimerWatch watch;
     private final ReentrantLock lock = new ReentrantLock();
 
-    Resize(PoolState state, SpareCarriers spares, Wakeups wakeups, TimerWatch watch) {
+    Resize(PoolState state, HandOff handOff, Wakeups wakeups, TimerWatch watch) {
         this.state = state;
-        this.spares = spares;
+        this.handOff = handOff;
         this.wakeups = wakeups;
         this.watch = watch;
     }
@@ -78,17 +78,17 @@ final class Resize {
         Processor[] all = created.length >= size ? created : Arrays.copyOf(created, size);
         Processor[] next = Arrays.copyOf(old, size);
         CarrierThread[] carriers = new CarrierThread[size - old.length];
-        spares.raiseCap(size);
+        handOff.raiseCap(size);
         for (int i = old.length; i < size; i++) {
             Processor proc = all[i] != null ? all[i] : new Processor(state.global, state.spin, i, size);
             proc.retired = false;
             all[i] = proc;
             next[i] = proc;
-            carriers[i - old.length] = spares.bindCarrier(proc);
+            carriers[i - old.length] = handOff.bindCarrier(proc);
         }
         state.publish(all, next);
         for (int i = old.length; i < size; i++) {
-            spares.launch(carriers[i - old.length], next[i]);
+            handOff.launch(carriers[i - old.length], next[i]);
         }
     }
 

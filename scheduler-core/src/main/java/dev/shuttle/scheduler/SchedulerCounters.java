@@ -38,7 +38,7 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
             switches += p.involuntarySwitches;
         }
         return new SchedulerCounters(run, steals, parks, wakeUps, emptyWakeUps, armed, fired, stolen,
-                pool.spares.handOffs.get(), pool.monitor.retakes(), pool.monitor.rescues(), spinsFound, spinsWasted,
+                pool.handOff.handOffs.get(), pool.monitor.retakes(), pool.monitor.rescues(), spinsFound, spinsWasted,
                 switches);
     }
 

@@ -110,7 +110,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public int getCarrierThreads() {
-        return pool.spares.carrierThreads();
+        return pool.handOff.carrierThreads();
     }
 
     @Override
@@ -199,7 +199,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
 
     @Override
     public long getHandOffs() {
-        return pool.spares.handOffs.get();
+        return pool.handOff.handOffs.get();
     }
 
     @Override

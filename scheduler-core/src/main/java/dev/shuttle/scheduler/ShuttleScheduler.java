@@ -229,7 +229,7 @@ public final class ShuttleScheduler implements AutoCloseable {
      * @return the number of carrier threads alive
      */
     public int carrierThreads() {
-        return pool.spares.carrierThreads();
+        return pool.handOff.carrierThreads();
     }
 
     /**

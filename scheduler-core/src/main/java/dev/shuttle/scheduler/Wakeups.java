@@ -4,23 +4,22 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Who gets a carrier up, and when (Go's {@code wakep}, {@code handoffp}, {@code entersyscall} and {@code
- * exitsyscall}): the protocol of package-info's "Waking" and "Parking" on the submitting side, and the hand-off of a
- * processor whose carrier is blocked. Everything that queues work or arms a timer ends here, and so does the monitor
- * when it finds work stuck; every unpark of a carrier that holds a processor goes through {@link #unpark}. This class
- * reads the {@link PoolState}, hands processors to {@link SpareCarriers} and wakes the monitor through its
- * {@link MonitorSignal}, and calls nothing above it.
+ * Who gets a carrier up, and when (Go's {@code wakep}): the protocol of package-info's "Waking" and "Parking" on the
+ * submitting side. Everything that queues work or arms a timer ends here, and so does the monitor when it finds work
+ * stuck; every unpark of a carrier that holds a processor goes through {@link #unpark}. This class reads the {@link
+ * PoolState}, asks {@link HandOff} to hand a blocked carrier's processor on when no carrier is idle, wakes the
+ * monitor through its {@link MonitorSignal}, and calls nothing above it.
  */
 final class Wakeups {
     private final PoolState state;
     private final TimerDeadlines deadlines;
-    private final SpareCarriers spares;
+    private final HandOff handOff;
     private final MonitorSignal monitor;
 
-    Wakeups(PoolState state, TimerDeadlines deadlines, SpareCarriers spares, MonitorSignal monitor) {
+    Wakeups(PoolState state, TimerDeadlines deadlines, HandOff handOff, MonitorSignal monitor) {
         this.state = state;
         this.deadlines = deadlines;
-        this.spares = spares;
+        this.handOff = handOff;
         this.monitor = monitor;
     }
 
@@ -29,7 +28,7 @@ final class Wakeups {
      * wakes below, the timer watch's nudges and hand-on, a resize retiring the processor, and the pool stopping. An
      * unpark only ends a park; what the woken carrier does is decided by what the caller published before it (its
      * idle bit cleared, a deadline, the retired flag, the stop), which the carrier reads when its park returns. A
-     * spare carrier waiting for a processor is handed one and woken by {@link SpareCarriers} instead.
+     * spare carrier waiting for a processor is handed one and woken by {@link HandOff} instead.
      */
     void unpark(Processor proc) {
         CarrierThread c = proc.holder();
@@ -57,7 +56,7 @@ final class Wakeups {
         IdleSet idle = state.idle;
         for (;;) {
             if (idle.count() == 0) {
-                return state.blocking.get() > 0 && retakeBlocked();
+                return handOff.retakeBlocked();
             }
             if (state.searching.get() != 0 || !state.searching.compareAndSet(0, 1)) {
                 return false;
@@ -79,7 +78,7 @@ final class Wakeups {
             // until their carriers give them up. A carrier that sets its bit after this look re-checks the queues
             // after it, so it sees the work of every submitter that counted on us.
             if (idle.nextIdle(0, state.processors.length) < 0) {
-                return state.blocking.get() > 0 && retakeBlocked();
+                return handOff.retakeBlocked();
             }
         }
     }
@@ -104,58 +103,5 @@ final class Wakeups {
             unpark(all[i]);
             monitor.processorBusy();
         }
-    }
-
-    /**
-     * Go's {@code entersyscall} for a call the JDK marks as blocking: moves {@code proc} to phase BLOCKING, where the
-     * monitor or a waker that finds no idle processor may hand it to another carrier. Returns false if {@code proc}
-     * is no longer {@code self}'s. A CAS and a count only: nothing here can unmount the calling virtual thread.
-     */
-    boolean enterBlocking(Processor proc, CarrierThread self) {
-        if (!proc.enterBlocking(self)) {
-            return false;
-        }
-        state.blocking.incrementAndGet();
-        return true;
-    }
-
-    /** Hands {@code proc}, just put in phase BLOCKING by {@code self}, to another carrier at once if work waits. */
-    void handOffIfWorkWaits(Processor proc, CarrierThread self) {
-        if (proc.hasWaitingWork(System.nanoTime()) || (state.idle.count() == 0 && state.hasGlobalWork())) {
-            retake(proc, Processor.word(self, Processor.BLOCKING));
-        }
-    }
-
-    /** Go's {@code exitsyscall}: takes {@code proc} back if nobody took it; returns false if it was taken. */
-    boolean exitBlocking(Processor proc, CarrierThread self) {
-        if (!proc.exitBlocking(self)) {
-            return false;
-        }
-        state.blocking.decrementAndGet();
-        return true;
-    }
-
-    /**
-     * Moves {@code proc}, seen in {@code expected} (its carrier in a task or a marked blocking call), to another
-     * carrier thread. Returns whether it did.
-     */
-    boolean retake(Processor proc, long expected) {
-        if (!spares.handOff(proc, expected)) {
-            return false;
-        }
-        if (Processor.phaseOf(expected) == Processor.BLOCKING) {
-            state.blocking.decrementAndGet();
-        }
-        return true;
-    }
-
-    private boolean retakeBlocked() {
-        for (Processor proc : state.processors) {
-            long s = proc.state();
-            if (Processor.phaseOf(s) == Processor.BLOCKING && retake(proc, s)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -27,7 +27,8 @@
  * as a spare); {@link dev.shuttle.scheduler.Monitor}; {@link dev.shuttle.scheduler.TimerService} (arm and fire);
  * {@link dev.shuttle.scheduler.Resize}; {@link dev.shuttle.scheduler.TimerWatch} (who sleeps toward the earliest
  * deadline) and {@link dev.shuttle.scheduler.WorkSearch} (search and steal); {@link dev.shuttle.scheduler.Wakeups}
- * ({@code wakep}, the blocking hooks, the one unpark of a carrier); {@link dev.shuttle.scheduler.SpareCarriers}; then
+ * ({@code wakep}, the one unpark of a carrier); {@link dev.shuttle.scheduler.HandOff} (the blocking hooks, the
+ * hand-off of a stuck carrier's processor, the spare carrier threads); then
  * state that calls nothing above it ({@code PoolState}, {@code TimerDeadlines}, {@code Processor},
  * {@link dev.shuttle.scheduler.CarrierThread}, {@link dev.shuttle.scheduler.MonitorSignal}, {@code IdleSet},
  * {@code RunQueue}, {@link dev.shuttle.scheduler.BackupWatch}, {@link dev.shuttle.scheduler.SearchBackoff},
@@ -35,7 +36,7 @@
  * the monitor's rescue all end, so {@code Wakeups} sits below them all; the steps after a stale push or a lost
  * processor need a resize's drain, so they are the pushing carrier's ({@code afterStalePush}, {@code lostProcessor});
  * the monitor is woken by a flag and an unpark ({@code MonitorSignal}), so nothing calls it. A processor and its
- * carrier thread name each other as data only. One callback crosses upward, {@code SpareCarriers.NewCarrier}: spares
+ * carrier thread name each other as data only. One callback crosses upward, {@code HandOff.NewCarrier}: spares
  * make threads, but only the composition root knows what a carrier calls.
  *
  * <h2>Ownership</h2>
@@ -118,10 +119,10 @@
  *
  * <h2>Blocking</h2>
  * A carrier that stops coming back loses its processor to another carrier thread (a spare, or a new one up to
- * {@code maxCarriers}; {@code SpareCarriers}): in a call the JDK marks with {@code jdk.internal.misc.Blocker}, which
+ * {@code maxCarriers}; {@code HandOff}): in a call the JDK marks with {@code jdk.internal.misc.Blocker}, which
  * the agent turns into Go's {@code entersyscall} ({@link dev.shuttle.scheduler.CarrierHooksTransformer},
- * {@code Wakeups.enterBlocking}: phase BLOCKING, handed off at once if work waits, later by the monitor or a waker that
- * finds no idle processor), and on return takes it back by CAS if nobody took it ({@code Wakeups.exitBlocking});
+ * {@code HandOff.enterBlocking}: phase BLOCKING, handed off at once if work waits, later by the monitor or a waker that
+ * finds no idle processor), and on return takes it back by CAS if nobody took it ({@code HandOff.exitBlocking});
  * blocked in the kernel unmarked, when the monitor sees the carrier off the CPU; after {@code timeSlice}, if set. The
  * carrier that lost its processor finishes its virtual thread's run, then waits as a spare until {@code keepAlive}
  * ends it (docs/design.md, "Blocking and the monitor").
@@ -163,7 +164,7 @@
  *   <li>{@code HandOffStampsStress}: a sampling stamp reused while another carrier takes it: handed back by a release
  *       store the owner's acquire load must see ({@link dev.shuttle.scheduler.HandOffStamps}).</li>
  *   <li>{@code HandOffVersusReturnStress}: a hand-off of a BLOCKING processor versus its carrier coming back: both CAS
- *       the state word ({@code Wakeups}, {@code SpareCarriers}).</li>
+ *       the state word ({@code HandOff}).</li>
  *   <li>{@code IdleBitHandOffStress}: a waker's clear of an idle bit versus the carrier clearing its own: one wins, the
  *       loser backs off; a spare unpark permit only ends one later park early ({@code IdleSet}, {@code Carrier}).</li>
  *   <li>{@code LockedHeapReleaseStress}: a sleeper passing over a locked heap versus its holder releasing it: the
@@ -193,7 +194,7 @@
  *   <li>{@code ShrinkVersusTimerArmStress}: resize versus a timer arming on a retired processor: the arm publishes then
  *       reads the flag, the resizer raises it then empties the heap ({@code TimerService.arm}, {@code Resize}).</li>
  *   <li>{@code SpareClaimVersusRetireStress}: a hand-off claiming a spare versus the spare ending: both CAS its mailbox
- *       from waiting ({@code CarrierThread}, {@code SpareCarriers}).</li>
+ *       from waiting ({@code CarrierThread}, {@code HandOff}).</li>
  *   <li>{@code StalePushVersusParkStress}: a push to a processor its carrier lost versus that processor going idle
  *       ({@code Carrier.pushLocal}).</li>
  *   <li>{@code TimerArmVersusWatcherStress}: the watcher publishes its deadline then reads the heaps; an arming thread
@@ -222,8 +223,7 @@
  * <h2>Where this is going</h2>
  * Sleeping and waking are spread over {@code Carrier}, {@code Wakeups}, {@code TimerWatch}, {@code BackupWatch},
  * {@code MonitorSignal} and {@code ParkOvershoot}. They are to fold into one owner of idleness ({@code Idle}: both
- * halves of every handshake above, one wake entry point, one test of whether a sleeper covers a deadline), and the
- * blocking half of {@code Wakeups} with {@code SpareCarriers} into one owner of blocking ({@code HandOff}); this page
- * will then name those two instead.
+ * halves of every handshake above, one wake entry point, one test of whether a sleeper covers a deadline); this page
+ * will then name it instead. Blocking already has its one owner, {@code HandOff}.
  */
 package dev.shuttle.scheduler;

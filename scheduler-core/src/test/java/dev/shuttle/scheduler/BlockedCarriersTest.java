@@ -264,7 +264,7 @@ public class BlockedCarriersTest {
         AtomicBoolean released = new AtomicBoolean(releaser == null);
         try (ShuttleScheduler shuttle = builder.build(); Unblocker unblock = new Unblocker(released, releaser, n);
              CarrierSampler sampler = new CarrierSampler(shuttle); Ticker ticker = new Ticker(shuttle)) {
-            int cap = shuttle.pool().spares.maxCarriers();
+            int cap = shuttle.pool().handOff.maxCarriers();
             ticker.awaitTicks(3);
             CountDownLatch entered = new CountDownLatch(n);
             AtomicLong lastEntry = new AtomicLong(Long.MIN_VALUE);
@@ -328,8 +328,8 @@ public class BlockedCarriersTest {
             assertTrue(sampler.max() > parallelism, "no carrier thread was added, max " + sampler.max());
             assertTrue(sampler.max() <= cap, "carrier threads " + sampler.max() + " > maxCarriers " + cap);
             CarrierPool pool = shuttle.pool();
-            assertTrue(pool.monitor.retakes() > 0 && pool.spares.handOffs.get() > 0,
-                    "retakes " + pool.monitor.retakes() + ", hand-offs " + pool.spares.handOffs.get());
+            assertTrue(pool.monitor.retakes() > 0 && pool.handOff.handOffs.get() > 0,
+                    "retakes " + pool.monitor.retakes() + ", hand-offs " + pool.handOff.handOffs.get());
             awaitCarrierThreads(shuttle, parallelism);
             assertTrue(sampler.max() <= cap, "carrier threads " + sampler.max() + " > maxCarriers " + cap);
             // A processor behind a blocked carrier is the monitor's to hand off (counted in retakes above); work that

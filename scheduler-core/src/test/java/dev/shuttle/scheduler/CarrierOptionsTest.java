@@ -26,17 +26,17 @@ class CarrierOptionsTest {
         assertEquals("maxCarriers (2) must be at least parallelism (3)",
                 assertThrows(IllegalArgumentException.class, builder::build).getMessage());
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(3).maxCarriers(3).build()) {
-            assertEquals(3, s.pool().spares.maxCarriers());
+            assertEquals(3, s.pool().handOff.maxCarriers());
         }
     }
 
     @Test
     void maxCarriersDefaultsToTheJdksPoolSizeOrParallelism() {
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(2).build()) {
-            assertEquals(ShuttleScheduler.Builder.DEFAULT_MAX_CARRIERS, s.pool().spares.maxCarriers());
+            assertEquals(ShuttleScheduler.Builder.DEFAULT_MAX_CARRIERS, s.pool().handOff.maxCarriers());
         }
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(300).build()) {
-            assertEquals(300, s.pool().spares.maxCarriers());
+            assertEquals(300, s.pool().handOff.maxCarriers());
         }
     }
 

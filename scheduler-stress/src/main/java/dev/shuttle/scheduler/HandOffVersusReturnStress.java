@@ -14,7 +14,7 @@ import org.openjdk.jcstress.infra.results.IIII_Result;
  * A processor's hand-off versus its carrier coming back, on the real pool, processor and spare code (nothing is
  * started: the actors play the carrier and the monitor). The pool's {@code maxCarriers} equals its parallelism, so a
  * hand-off cannot start a new thread: it must use the one spare prepared here, a {@link Carrier} that waits in
- * {@link SpareCarriers} without a thread of its own (its unpark is a no-op), and the arbiter reads what it was handed.
+ * {@link HandOff} without a thread of its own (its unpark is a no-op), and the arbiter reads what it was handed.
  *
  * <p>Results: r1 = the carrier still holds its processor after its CAS (exitBlocking or endTask succeeded); r2 = the
  * hand-off succeeded; r3 = {@code pool.state.blocking} afterwards (processors in phase BLOCKING: none, at the end); r4 =
@@ -42,7 +42,7 @@ public class HandOffVersusReturnStress {
         final long seenByMonitor;
 
         public FromBlocking() {
-            if (!s.pool.wakeups.enterBlocking(s.proc, s.carrier) || s.pool.state.blocking.get() != 1) {
+            if (!s.pool.handOff.enterBlocking(s.proc, s.carrier) || s.pool.state.blocking.get() != 1) {
                 throw new IllegalStateException("an idle pool's carrier must enter a blocking call and keep it");
             }
             seenByMonitor = s.proc.state();
@@ -50,12 +50,12 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void carrierReturns(IIII_Result r) {
-            r.r1 = s.pool.wakeups.exitBlocking(s.proc, s.carrier) ? 1 : 0;
+            r.r1 = s.pool.handOff.exitBlocking(s.proc, s.carrier) ? 1 : 0;
         }
 
         @Actor
         public void monitorHandsOff(IIII_Result r) {
-            r.r2 = s.pool.wakeups.retake(s.proc, seenByMonitor) ? 1 : 0;
+            r.r2 = s.pool.handOff.retake(s.proc, seenByMonitor) ? 1 : 0;
         }
 
         @Arbiter
@@ -83,7 +83,7 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void monitorHandsOff(IIII_Result r) {
-            r.r2 = s.pool.wakeups.retake(s.proc, seenByMonitor) ? 1 : 0;
+            r.r2 = s.pool.handOff.retake(s.proc, seenByMonitor) ? 1 : 0;
         }
 
         @Arbiter
@@ -109,8 +109,8 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void carrierBlocksBriefly(IIII_Result r) {
-            Wakeups wakeups = s.pool.wakeups;
-            r.r1 = wakeups.enterBlocking(s.proc, s.carrier) && wakeups.exitBlocking(s.proc, s.carrier) ? 1 : 0;
+            HandOff handOff = s.pool.handOff;
+            r.r1 = handOff.enterBlocking(s.proc, s.carrier) && handOff.exitBlocking(s.proc, s.carrier) ? 1 : 0;
         }
 
         @Actor
@@ -132,7 +132,7 @@ public class HandOffVersusReturnStress {
     /** A spare carrier, never started, waiting in the pool's spares as one whose processor was taken would. */
     static Carrier waitingSpare(CarrierPool pool, int serial) {
         Carrier spare = pool.newCarrier(Thread.currentThread().getThreadGroup(), serial, null);
-        pool.spares.beginWaiting(spare);
+        pool.handOff.beginWaiting(spare);
         return spare;
     }
 

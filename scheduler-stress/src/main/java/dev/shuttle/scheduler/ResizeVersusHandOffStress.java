@@ -43,7 +43,7 @@ public class ResizeVersusHandOffStress {
     static final String BLOCKING_WRONG = "-?\\d+, (-\\d+|[1-9]\\d*), ";
 
     /**
-     * The monitor hands processor 1 off from phase BLOCKING ({@code Wakeups.retake}, as {@code Monitor.lookAt} does
+     * The monitor hands processor 1 off from phase BLOCKING ({@code HandOff.retake}, as {@code Monitor.lookAt} does
      * for a processor with work waiting) while the resize retires it; then the blocked carrier comes back
      * ({@code Carrier.test(END_BLOCKING)}) and the spare, if it was handed the processor, goes to park. r1: the
      * hand-off succeeded.
@@ -73,7 +73,7 @@ public class ResizeVersusHandOffStress {
 
         @Actor
         public void monitorHandsOffThenCarrierReturnsThenSpareParks(IIIII_Result r) {
-            r.r1 = s.pool.wakeups.retake(s.proc, seenByMonitor) ? 1 : 0;
+            r.r1 = s.pool.handOff.retake(s.proc, seenByMonitor) ? 1 : 0;
             s.carrierReturns();
             s.spareParks();
         }
@@ -125,7 +125,7 @@ public class ResizeVersusHandOffStress {
 
         @Arbiter
         public void after(IIIII_Result r) {
-            boolean handedOff = s.pool.spares.handOffs.get() == 1;
+            boolean handedOff = s.pool.handOff.handOffs.get() == 1;
             r.r1 = handedOff ? 2 : entered ? 1 : 0;
             s.result(r, handedOff, entered);
         }

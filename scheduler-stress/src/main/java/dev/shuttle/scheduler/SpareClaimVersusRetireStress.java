@@ -11,8 +11,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 /**
- * A hand-off claiming a waiting spare ({@code SpareCarriers.handOff}) versus that spare ending at the end of its
- * keep-alive ({@code SpareCarriers.retire}). Two spares wait, never started (see
+ * A hand-off claiming a waiting spare ({@code HandOff.handOff}) versus that spare ending at the end of its
+ * keep-alive ({@code HandOff.retire}). Two spares wait, never started (see
  * {@link HandOffVersusReturnStress#poolAtCap}): the racing one, most recently parked and so claimed first, and an
  * older one the hand-off falls back to when the racing one has retired. The monitor plays the claimer.
  *
@@ -40,12 +40,12 @@ public class SpareClaimVersusRetireStress {
 
         @Actor
         public void monitorHandsOff(III_Result r) {
-            r.r1 = s.pool.wakeups.retake(s.proc, Processor.word(s.carrier, Processor.TASK)) ? 1 : 0;
+            r.r1 = s.pool.handOff.retake(s.proc, Processor.word(s.carrier, Processor.TASK)) ? 1 : 0;
         }
 
         @Actor
         public void spareKeepAliveRunsOut(III_Result r) {
-            r.r2 = s.pool.spares.retire(s.racing) ? 1 : 0;
+            r.r2 = s.pool.handOff.retire(s.racing) ? 1 : 0;
         }
 
         @Arbiter
@@ -73,19 +73,19 @@ public class SpareClaimVersusRetireStress {
         final Spares s = new Spares();
 
         public PutBack() {
-            if (!s.pool.wakeups.enterBlocking(s.proc, s.carrier) || !s.pool.wakeups.exitBlocking(s.proc, s.carrier)) {
+            if (!s.pool.handOff.enterBlocking(s.proc, s.carrier) || !s.pool.handOff.exitBlocking(s.proc, s.carrier)) {
                 throw new IllegalStateException("nobody else changes the processor's state");
             }
         }
 
         @Actor
         public void monitorHandsOffTooLate(III_Result r) {
-            r.r1 = s.pool.wakeups.retake(s.proc, Processor.word(s.carrier, Processor.BLOCKING)) ? 1 : 0;
+            r.r1 = s.pool.handOff.retake(s.proc, Processor.word(s.carrier, Processor.BLOCKING)) ? 1 : 0;
         }
 
         @Actor
         public void spareKeepAliveRunsOut(III_Result r) {
-            r.r2 = s.pool.spares.retire(s.racing) ? 1 : 0;
+            r.r2 = s.pool.handOff.retire(s.racing) ? 1 : 0;
         }
 
         @Arbiter

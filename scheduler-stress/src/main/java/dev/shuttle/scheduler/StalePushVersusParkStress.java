@@ -118,7 +118,7 @@ public class StalePushVersusParkStress {
 
         /** The monitor hands processor 0 to the spare, and the spare takes it, as {@code Carrier.run} does. */
         void handOff() {
-            if (!pool.wakeups.retake(proc, seenByMonitor)) {
+            if (!pool.handOff.retake(proc, seenByMonitor)) {
                 throw new IllegalStateException("nobody else changes processor 0's state");
             }
             newHolder.p = newHolder.takeHanded();

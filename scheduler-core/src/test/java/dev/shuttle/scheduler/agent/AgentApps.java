@@ -620,8 +620,8 @@ public final class AgentApps {
         Method pool = ShuttleScheduler.class.getDeclaredMethod("pool");
         pool.setAccessible(true);
         Object carrierPool = pool.invoke(system);
-        Object spares = field(carrierPool, "spares");
-        long handOffs = ((AtomicLong) field(spares, "handOffs")).get();
+        Object handOff = field(carrierPool, "handOff");
+        long handOffs = ((AtomicLong) field(handOff, "handOffs")).get();
         check("the blocked carriers' processors were handed off", handOffs > 0, handOffs + " hand-offs");
     }
 

@@ -9,20 +9,35 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The carrier threads beyond the processors' own: where a processor taken from a stuck carrier finds a thread (Go's
- * {@code handoffp} and {@code startm}, with the idle M list), and where a carrier that lost its processor waits.
+ * Blocking (Go's {@code entersyscall}, {@code exitsyscall}, {@code handoffp} and {@code startm}, with the idle M list):
+ * a carrier entering and leaving a call the JDK marks as blocking, the hand-off of a processor whose carrier is stuck
+ * (in such a call, blocked in the kernel, or past its time slice) to another carrier thread, and the carrier threads
+ * beyond the processors' own: where a handed-off processor finds a thread, and where a carrier that lost its processor
+ * waits. One class because the three are one protocol on the processor's state word: a hand-off may happen only
+ * while the carrier is in phase BLOCKING or TASK, takes the thread before the processor, and counts
+ * {@code state.blocking} down exactly once whether the carrier came back or the processor was taken.
  *
- * <p>A spare waits parked, at most the keep-alive, then ends, so the thread count returns to {@code parallelism} once
- * nothing blocks. At most {@code maxCarriers} carrier threads live at once; at the cap a hand-off does not happen (the
- * processor's work waits for its carrier, as it would without Shuttle's help) and one WARNING is logged.
+ * <p>Entering and leaving. {@link #enterBlocking} moves the processor to phase BLOCKING by CAS and counts it in
+ * {@code state.blocking}; if work waits it is handed off at once ({@link #handOffIfWorkWaits}), otherwise the monitor
+ * or a waker that finds no idle processor may hand it off later. {@link #exitBlocking} takes it back by CAS if nobody
+ * took it ({@code HandOffVersusReturnStress}).
+ *
+ * <p>Spares. A spare waits parked, at most the keep-alive, then ends, so the thread count returns to {@code
+ * parallelism} once nothing blocks. At most {@code maxCarriers} carrier threads live at once; at the cap a hand-off
+ * does not happen (the processor's work waits for its carrier, as it would without Shuttle's help) and one WARNING is
+ * logged.
  *
  * <p>The hand-off race. A spare is claimed with a CAS on its spare state ({@code WAITING -> CLAIMED}), and ends only
  * by the CAS {@code WAITING -> EXITING}: a claimed spare never ends, an ending spare is never handed a processor.
  * The claimer takes the processor from its stuck carrier ({@link Processor#tryRetake}) only after it has a thread
  * for it, so a processor is never taken and left without a carrier; if the take fails (the stuck carrier came back
  * first), the spare goes back to waiting ({@code SpareClaimVersusRetireStress}).
+ *
+ * <p>It reads the {@link PoolState} and the processors' state words and calls nothing above it: the wake-ups call
+ * {@link #retakeBlocked} when they find no idle processor, the monitor {@link #retake}, the carriers the rest. A
+ * spare carrier waiting for a processor is unparked here, not through the wake-ups: it holds no processor yet.
  */
-final class SpareCarriers {
+final class HandOff {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
 
     private final PoolState state;
@@ -46,7 +61,7 @@ final class SpareCarriers {
     final AtomicLong handOffs = new AtomicLong();
     private volatile boolean warnedAtCap;
 
-    SpareCarriers(PoolState state, int maxCarriers, long keepAliveNanos, NewCarrier newCarrier) {
+    HandOff(PoolState state, int maxCarriers, long keepAliveNanos, NewCarrier newCarrier) {
         this.state = state;
         this.newCarrier = newCarrier;
         this.maxCarriers = maxCarriers;
@@ -99,10 +114,70 @@ final class SpareCarriers {
     }
 
     /**
-     * Moves {@code proc}, seen in state {@code expected} (its carrier running a task or in a blocking call), to a
+     * Go's {@code entersyscall} for a call the JDK marks as blocking: moves {@code proc} to phase BLOCKING, where the
+     * monitor or a waker that finds no idle processor may hand it to another carrier. Returns false if {@code proc}
+     * is no longer {@code self}'s. A CAS and a count only: nothing here can unmount the calling virtual thread.
+     */
+    boolean enterBlocking(Processor proc, CarrierThread self) {
+        if (!proc.enterBlocking(self)) {
+            return false;
+        }
+        state.blocking.incrementAndGet();
+        return true;
+    }
+
+    /** Hands {@code proc}, just put in phase BLOCKING by {@code self}, to another carrier at once if work waits. */
+    void handOffIfWorkWaits(Processor proc, CarrierThread self) {
+        if (proc.hasWaitingWork(System.nanoTime()) || (state.idle.count() == 0 && state.hasGlobalWork())) {
+            retake(proc, Processor.word(self, Processor.BLOCKING));
+        }
+    }
+
+    /** Go's {@code exitsyscall}: takes {@code proc} back if nobody took it; returns false if it was taken. */
+    boolean exitBlocking(Processor proc, CarrierThread self) {
+        if (!proc.exitBlocking(self)) {
+            return false;
+        }
+        state.blocking.decrementAndGet();
+        return true;
+    }
+
+    /**
+     * Moves {@code proc}, seen in {@code expected} (its carrier in a task or a marked blocking call), to another
+     * carrier thread. Returns whether it did.
+     */
+    boolean retake(Processor proc, long expected) {
+        if (!handOff(proc, expected)) {
+            return false;
+        }
+        if (Processor.phaseOf(expected) == Processor.BLOCKING) {
+            state.blocking.decrementAndGet();
+        }
+        return true;
+    }
+
+    /**
+     * Go's {@code handoffp} from a waker that found no idle processor: hands the first processor whose carrier sits
+     * in a marked blocking call to another carrier thread. Returns whether it did.
+     */
+    boolean retakeBlocked() {
+        if (state.blocking.get() == 0) {
+            return false;
+        }
+        for (Processor proc : state.processors) {
+            long s = proc.state();
+            if (Processor.phaseOf(s) == Processor.BLOCKING && retake(proc, s)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The thread half of {@link #retake}: moves {@code proc}, seen in state {@code expected}, to a
      * spare or new carrier thread. Returns false if the state changed meanwhile or no thread may be added.
      */
-    boolean handOff(Processor proc, long expected) {
+    private boolean handOff(Processor proc, long expected) {
         CarrierThread spare = claimWaiting();
         boolean fresh = false;
         if (spare == null) {
