@@ -36,11 +36,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
      */
     private static final long SWITCHES_READ_INTERVAL_NANOS = 1_000_000;
 
-    private final TimerDeadlines deadlines;
-    private final MonitorSignal monitor;
     private final HandOff handOff;
-    private final Wakeups wakeups;
-    private final TimerWatch watch;
+    private final Idle idle;
     private final Resize resize;
     private final TimerService timers;
     /** Owner: the stamps of the hand-offs this carrier's thread makes, on any scheduler ({@code CarrierPool.execute}). */
@@ -60,14 +57,11 @@ final class Carrier extends CarrierThread implements IntPredicate {
     /** Owner: when it was read. */
     private long switchesReadAt;
 
-    Carrier(PoolState state, TimerDeadlines deadlines, MonitorSignal monitor, HandOff handOff, Wakeups wakeups,
-            TimerWatch watch, Resize resize, TimerService timers, ThreadGroup group, int serial, Processor initial) {
+    Carrier(PoolState state, HandOff handOff, Idle idle, Resize resize, TimerService timers, ThreadGroup group,
+            int serial, Processor initial) {
         super(state, group, serial, initial);
-        this.deadlines = deadlines;
-        this.monitor = monitor;
         this.handOff = handOff;
-        this.wakeups = wakeups;
-        this.watch = watch;
+        this.idle = idle;
         this.resize = resize;
         this.timers = timers;
     }
@@ -250,7 +244,7 @@ final class Carrier extends CarrierThread implements IntPredicate {
         if (proc.retired) {
             resize.drain(proc);
         } else {
-            wakeups.wakeIfIdle(proc);
+            idle.wakeIfIdle(proc);
         }
     }
 
@@ -308,14 +302,11 @@ final class Carrier extends CarrierThread implements IntPredicate {
 
     /**
      * Go's {@code resetspinning}, but waking only for work in sight: a searcher that found work stops searching, and
-     * if it was the last searcher it wakes another carrier when a task is still queued anywhere or a timer is pending,
-     * since submitters skipped waking anyone while it searched. Go wakes one whatever is left, to reach full
-     * parallelism sooner; when tasks arrive one at a time from outside (a server's dispatcher thread) every such wake
-     * is empty: the woken carrier searches, finds nothing and parks, a wake-up, a search and a park per request
-     * (docs/design.md, "Searching and the wake rule"). Lowering the count comes before the look, and a submitter pushes
-     * before it reads the count, so a submitter that saw this carrier searching and woke nobody pushed before the
-     * look, which sees its task ({@code FoundVersusSubmitStress}); a timer armed meanwhile is seen as pending the same
-     * way.
+     * if it was the last searcher it wakes another carrier when a task is still queued anywhere or a timer is pending
+     * ({@link Idle#searcherFound}). Go wakes one whatever is left, to reach full parallelism sooner; when tasks arrive
+     * one at a time from outside (a server's dispatcher thread) every such wake is empty: the woken carrier searches,
+     * finds nothing and parks, a wake-up, a search and a park per request (docs/design.md, "Searching and the wake
+     * rule").
      */
     private Runnable found(Runnable task) {
         if (spinning) {
@@ -329,16 +320,14 @@ final class Carrier extends CarrierThread implements IntPredicate {
         spinning = false;
         wokenToSearch = false;
         p.backoff.stoppedSearching();
-        if (state.searching.decrementAndGet() == 0 && (state.hasQueuedWork() || deadlines.anyPending())) {
-            wakeups.wakep();
-        }
+        idle.searcherFound();
     }
 
     /**
-     * The non-blocking half of parking (Go's "stop" path). Publish the idle bit, leave the searching state, then look
-     * at every queue once more: a submitter that pushed before our re-check is seen by it; one that pushed after it
-     * sees our idle bit and no searcher, and wakes someone (package-info, "Parking"). Returns true when the carrier
-     * must now sleep, false when the re-check found work and the carrier went back to searching.
+     * The non-blocking half of parking: unless {@code proc} was retired, publish the idle bit and look once more
+     * ({@link Idle#goIdle}, which holds the handshake). Returns true when the carrier must now sleep, false when the
+     * look found work and the carrier went back to searching. Before a sleep it counts an empty wake-up, notes its
+     * involuntary switches, and marks when it parked for the search back-off.
      */
     boolean prepareToPark() {
         Processor proc = p;
@@ -346,26 +335,10 @@ final class Carrier extends CarrierThread implements IntPredicate {
             giveUpRetired(proc, false, false);
             return false;
         }
-        if (proc.awaySince != 0) {
-            watch.recordAway(System.nanoTime() - proc.awaySince);
-            proc.awaySince = 0;
-        }
-        IdleSet idle = state.idle;
-        idle.add(proc.index);
-        if (spinning) {
-            spinning = false;
-            state.searching.decrementAndGet();
-        }
-        if (workInSight()) {
+        boolean searching = spinning;
+        spinning = false;
+        if (!idle.goIdle(proc, searching)) {
             spinning = true;
-            if (idle.tryRemove(proc.index)) {
-                state.searching.incrementAndGet();
-                monitor.processorBusy();
-            } else {
-                // A waker cleared our bit first and already counted us as searching: we are up, not its promise.
-                // Its unpark is a spare permit that makes one later park() return early, which awaitWake absorbs.
-                state.wakingSearchers.decrementAndGet();
-            }
             return false;
         }
         if (wokenToSearch) {
@@ -402,45 +375,19 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     /**
-     * Sleeps until a waker clears our idle bit (and counts us as searching), a timer falls due (then we clear our
-     * own bit and get up to fire it, not searching), or the pool stops. An idle processor keeps its carrier: the
-     * carrier sleeps here with it, so a wake-up is one unpark.
+     * Sleeps in {@link Idle#awaitWake} until a waker clears our idle bit (we come back counted as searching), a timer
+     * falls due or work is seen (we got up ourselves, not searching), a resize retires the processor, or the pool
+     * stops.
      */
     private Runnable awaitWake(Processor proc) {
-        IdleSet idle = state.idle;
-        boolean coveredTimers = false;
-        while (idle.contains(proc.index) && !state.isStopping()) {
-            proc.parks++;
-            coveredTimers = watch.sleep(proc);
-            if (proc.retired) {
-                giveUpRetired(proc, true, coveredTimers);
-                return null;
+        switch (idle.awaitWake(proc)) {
+            case Idle.WOKEN_TO_SEARCH -> {
+                spinning = true;
+                wokenToSearch = true;
             }
-            if ((deadlines.due() || workInSight()) && idle.tryRemove(proc.index)) {
-                proc.wakeUps++;
-                // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
-                // the timers that remain need another idle carrier, the backup if it covers them, else one woken to
-                // take the watch.
-                monitor.processorBusy();
-                if (coveredTimers) {
-                    proc.awaySince = System.nanoTime();
-                    watch.handOffWatch(proc);
-                }
-                return null;
-            }
-        }
-        if (!state.isStopping()) {
-            proc.wakeUps++;
-            monitor.processorBusy();
-            state.wakingSearchers.decrementAndGet();
-            spinning = true;
-            wokenToSearch = true;
-            // Sooner than the last full search lasted: spinning would have caught the work (SearchBackoff).
-            long parkedAt = proc.parkedAt;
-            proc.backoff.wokenToSearch(parkedAt != 0L && System.nanoTime() - parkedAt < proc.fullSearchNanos);
-            if (coveredTimers) {
-                proc.awaySince = System.nanoTime();
-                watch.handOffWatch(proc);
+            case Idle.RETIRED -> giveUpRetired(proc, true, false);
+            case Idle.RETIRED_COVERING -> giveUpRetired(proc, true, true);
+            default -> {
             }
         }
         return null;
@@ -471,38 +418,5 @@ final class Carrier extends CarrierThread implements IntPredicate {
             state.searching.incrementAndGet();
         }
         return true;
-    }
-
-    /**
-     * Work an idle carrier can see: its own queue (empty by invariant when it parks; looked at in case the invariant
-     * was broken), the global queue, a busy processor's queue, or a busy processor's standing runNext. An idle
-     * processor's queue is empty, so it is skipped.
-     */
-    boolean workInSight() {
-        Processor proc = p;
-        return !proc.runQueue.isEmpty() || state.hasGlobalWork() || anyBusyProcessorHasWork(proc.index);
-    }
-
-    private boolean anyBusyProcessorHasWork(int self) {
-        IdleSet idle = state.idle;
-        Processor[] all = state.processors;
-        for (int i = idle.nextBusy(0, all.length); i >= 0; i = idle.nextBusy(i + 1, all.length)) {
-            if (i != self && (all[i].runQueue.hasStealableWork() || standingRunNext(all[i]))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * A busy processor's runNext that a search would take: its tick has not moved since this carrier's last search
-     * first saw it ({@link Processor#stoodStill}). Its pusher saw this carrier searching and woke nobody, so parking
-     * past it would leave it to the monitor's next look ({@code ParkVersusSubmitStress.RunNextFromSearching}). A
-     * runNext whose owner has moved on is left to the owner, which runs it at its next task switch: counting every
-     * runNext kept carriers searching through a ping-pong (docs/design.md, "The JDK's contracts"). A record from an
-     * older search only means the processor has stood still for longer.
-     */
-    private boolean standingRunNext(Processor victim) {
-        return victim.runQueue.hasRunNext() && victim.stoodStill(victim.tick(), p.ticksAtSearchStart);
     }
 }

@@ -29,10 +29,8 @@ final class CarrierPool extends ForkJoinPool {
     final PoolState state;
     /** The timer heaps' earliest deadlines, as idle carriers, wakers and the monitor read them. */
     final TimerDeadlines deadlines;
-    final MonitorSignal monitorSignal = new MonitorSignal();
     final HandOff handOff;
-    final Wakeups wakeups;
-    final TimerWatch watch;
+    final Idle idle;
     final Resize resize;
     final TimerService timers;
     final Monitor monitor;
@@ -49,11 +47,10 @@ final class CarrierPool extends ForkJoinPool {
         this.deadlines = new TimerDeadlines(state);
         // Carriers are made only below, after every part they use exists.
         this.handOff = new HandOff(state, maxCarriers, keepAliveNanos, this::newCarrier);
-        this.wakeups = new Wakeups(state, deadlines, handOff, monitorSignal);
-        this.watch = new TimerWatch(state, deadlines, wakeups);
-        this.resize = new Resize(state, handOff, wakeups, watch);
-        this.timers = new TimerService(state, watch, resize);
-        this.monitor = new Monitor(state, deadlines, wakeups, handOff, watch, monitorSignal, timeSliceNanos);
+        this.idle = new Idle(state, deadlines, handOff);
+        this.resize = new Resize(state, handOff, idle);
+        this.timers = new TimerService(state, idle, resize);
+        this.monitor = new Monitor(state, deadlines, idle, handOff, timeSliceNanos);
         Processor[] initial = state.processors;
         this.initialCarriers = new CarrierThread[parallelism];
         for (int i = 0; i < parallelism; i++) {
@@ -62,8 +59,7 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     Carrier newCarrier(ThreadGroup group, int serial, Processor initial) {
-        return new Carrier(state, deadlines, monitorSignal, handOff, wakeups, watch, resize, timers, group, serial,
-                initial);
+        return new Carrier(state, handOff, idle, resize, timers, group, serial, initial);
     }
 
     void start() {
@@ -80,7 +76,7 @@ final class CarrierPool extends ForkJoinPool {
      * <p>On one of our carriers the task stays local: a woken thread goes to runNext (the waker's carrier runs it
      * next), the carrier's own thread re-submitting itself goes to the tail of its queue, and a yield goes to the
      * global queue, behind all other runnable work (Go's {@code Gosched}). From any other thread, or a carrier that
-     * lost its processor, the task goes to the global queue. Either way {@link Wakeups#wakep()} then makes sure some
+     * lost its processor, the task goes to the global queue. Either way {@link Idle#wakep()} then makes sure some
      * carrier will look.
      */
     @Override
@@ -101,19 +97,19 @@ final class CarrierPool extends ForkJoinPool {
                 // Timers fired by the carrier loop: FIFO, so a batch runs in deadline order (runNext would run it
                 // backwards). The carrier takes the first next; others are woken only for what lies beyond it.
                 proc.runQueue.offerOrOverflow(SchedulingDelays.handedOff(c.stamps, task, vthread, HandOffStamps.TIMER));
-                watch.afterFiredPush(proc, proc.runQueue.size());
+                idle.afterFiredPush(proc, proc.runQueue.size());
             } else {
                 // Go's ready: wake a searcher even for a runNext-only hand-off. The current task usually parks soon
                 // and this carrier runs the woken thread next; if it keeps running (a long task, a waiter spinning
                 // for the thread it woke, a handler writing its response), the searcher takes that runNext after its
                 // first pause (WorkSearch); the monitor looks too seldom to be the one who moves it.
                 c.pushLocal(proc, task, SchedulingDelays.handedOff(c.stamps, task, vthread, kindOf(vstate)));
-                wakeups.wakep();
+                idle.wakep();
             }
         } else {
             HandOffStamps owned = carrier instanceof Carrier c ? c.stamps : null;
             state.global.offer(SchedulingDelays.handedOff(owned, task, vthread, kindOf(vstate)));
-            wakeups.wakep();
+            idle.wakep();
         }
     }
 
@@ -138,7 +134,7 @@ final class CarrierPool extends ForkJoinPool {
     void stop() {
         state.markStopping();
         for (Processor proc : state.everCreated()) {
-            wakeups.unpark(proc);
+            idle.unpark(proc);
         }
         handOff.stop();
         monitor.stop();

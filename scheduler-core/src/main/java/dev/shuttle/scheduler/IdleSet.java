@@ -26,7 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>{@code count} duplicates the population so that a submitter's "is anyone idle?" is one read; it is updated
  * after the bit, so it may briefly lag the bitmap: a skipped wake-up is covered by the parking carrier's re-check,
- * and a wake-up attempt that finds no bit by the waker's own look at the queues ({@code Wakeups.wakep}).
+ * and a wake-up attempt that finds no bit by the waker's own look at the queues ({@code Idle.wakep}).
  */
 final class IdleSet {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);

@@ -35,13 +35,13 @@ import java.util.concurrent.locks.LockSupport;
  * not count: under a server's load some task always runs past 20 µs with work behind it, so the monitor would never
  * back off, while the carriers' own wake-ups (after every push, and the searchers' runNext steal after a pause)
  * already move that work. While every processor is idle and no timer is pending it parks without a timeout, and the
- * first processor to leave the idle set wakes it through the {@link MonitorSignal}, which has the race
+ * first processor to leave the idle set wakes it ({@link Idle#processorBusy}), which has the race
  * ({@code MonitorSleepVersusBusyStress}). That wake keeps the delay the monitor had, as Go's sysmon keeps it when a
  * timer ends its deep sleep: a server's processors go idle and busy thousands of times a second, and a monitor that
  * started again at 20 µs each time would look at its fastest under moderate load.
  *
- * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer watch, and acts through the
- * {@link Wakeups} and {@link HandOff}; carriers and wakers reach it only through the {@link MonitorSignal}'s flag.
+ * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer heaps, and acts through
+ * {@link Idle} and {@link HandOff}; carriers and wakers reach it only through {@code Idle}'s flag and an unpark.
  */
 final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;
@@ -64,10 +64,8 @@ final class Monitor implements Runnable {
 
     private final PoolState state;
     private final TimerDeadlines deadlines;
-    private final Wakeups wakeups;
+    private final Idle idle;
     private final HandOff handOff;
-    private final TimerWatch watch;
-    private final MonitorSignal signal;
     private final long timeSliceNanos;
     private final Thread thread;
     /** Monitor-owned: what each processor looked like at the last look. */
@@ -92,14 +90,11 @@ final class Monitor implements Runnable {
     /** Processors taken from a carrier that was blocked or ran past its time slice. */
     private final AtomicLong retakes = new AtomicLong();
 
-    Monitor(PoolState state, TimerDeadlines deadlines, Wakeups wakeups, HandOff handOff, TimerWatch watch,
-            MonitorSignal signal, long timeSliceNanos) {
+    Monitor(PoolState state, TimerDeadlines deadlines, Idle idle, HandOff handOff, long timeSliceNanos) {
         this.state = state;
         this.deadlines = deadlines;
-        this.wakeups = wakeups;
+        this.idle = idle;
         this.handOff = handOff;
-        this.watch = watch;
-        this.signal = signal;
         this.timeSliceNanos = timeSliceNanos;
         int n = state.processors.length;
         this.seenState = new long[n];
@@ -110,7 +105,7 @@ final class Monitor implements Runnable {
         this.longTaskReported = new boolean[n];
         this.thread = new Thread(null, this, "shuttle-monitor", 0, false);
         thread.setDaemon(true);
-        signal.attach(thread);
+        idle.attachMonitor(thread);
     }
 
     void start() {
@@ -156,39 +151,18 @@ final class Monitor implements Runnable {
         if (!prepareToSleep()) {
             return false;
         }
-        while (signal.isAsleep() && !state.isStopping()) {
+        while (idle.monitorAsleep() && !state.isStopping()) {
             LockSupport.park(this);
         }
         return true;
     }
 
     /**
-     * The non-blocking half of sleeping without a timeout, apart so that a test can play the monitor: publish
-     * {@code asleep}, then look once more. A carrier that left the idle set before the publication is seen by the
-     * look; one that leaves after it sees the flag in {@link MonitorSignal#processorBusy}
-     * ({@code MonitorSleepVersusBusyStress}).
-     * Returns true when the monitor must now park until woken.
+     * The non-blocking half of sleeping without a timeout, apart so that a test can play the monitor: {@link
+     * Idle#monitorMaySleep} holds the handshake. Returns true when the monitor must now park until woken.
      */
     boolean prepareToSleep() {
-        if (!nothingToWatch()) {
-            return false;
-        }
-        signal.setAsleep(true);
-        if (!nothingToWatch()) {
-            signal.setAsleep(false);
-            return false;
-        }
-        return true;
-    }
-
-    /**
-     * Every processor in use idle, nothing queued, no timer pending. The idle set is asked for a busy processor below
-     * the bound rather than compared by count: during a shrink the count still holds the bits of retiring processors,
-     * and a count equal to the new size would put the monitor to sleep beside a busy processor.
-     */
-    private boolean nothingToWatch() {
-        return state.idle.nextBusy(0, state.processors.length) < 0 && !deadlines.anyPending()
-                && !state.hasQueuedWork();
+        return idle.monitorMaySleep();
     }
 
     /** One look at every processor; returns whether it took a processor from its carrier or rescued work. */
@@ -265,7 +239,7 @@ final class Monitor implements Runnable {
             LongTaskEvent.emit(state.name, proc, stuckFor);
         }
         proc.markStuck(tick);
-        wakeups.wakep();
+        idle.wakep();
         return false;
     }
 
@@ -314,14 +288,14 @@ final class Monitor implements Runnable {
         }
         unserved = false;
         rescues.incrementAndGet();
-        wakeups.wakeAny();
+        idle.wakeAny();
         return true;
     }
 
     /** The earliest deadline if it has passed and no idle carrier sleeps toward it, else {@link TimerHeap#NONE}. */
     private long unwatchedOverdueTimer(long now) {
         long earliest = deadlines.earliest(now);
-        return earliest != TimerHeap.NONE && earliest - now < 0 && !watch.sleepsToward(earliest)
+        return earliest != TimerHeap.NONE && earliest - now < 0 && !idle.sleepsToward(earliest)
                 ? earliest : TimerHeap.NONE;
     }
 }

@@ -74,7 +74,7 @@ final class PoolState {
     /**
      * Whether any task is queued: global queue, or any processor's run queue or runNext. O(parallelism), paid only by
      * a waker that found no idle bit, and by the monitor. Unlike a parking carrier's look ({@code
-     * Carrier.workInSight}) it counts busy processors' runNext: a runNext hand-off relies on {@code wakep} too,
+     * Idle.workInSight}) it counts busy processors' runNext: a runNext hand-off relies on {@code wakep} too,
      * while a parking carrier must not stay up for a runNext that its busy owner will run (the monitor covers a stuck
      * owner).
      */

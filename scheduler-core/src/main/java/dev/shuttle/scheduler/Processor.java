@@ -68,8 +68,11 @@ final class Processor {
     final RunQueue runQueue;
     /** Timers armed by threads running here; fired by the holder, or stolen by an idle carrier. */
     final TimerHeap timers = new TimerHeap();
-    /** Holder: how late this processor's timed parks return; the timer watcher parks that much early and spins. */
-    final ParkOvershoot parkOvershoot = new ParkOvershoot();
+    /**
+     * Holder: how long before its deadline this processor's carrier parks until as the timer watcher, then spins: a
+     * low quantile of how late its timed parks return ({@link TimerSleepers#nextParkLead}).
+     */
+    long parkLead;
     /** Holder: how the next search pauses, and how long, before parking. */
     final SearchBackoff backoff;
     /** Holder: {@code tick} of each victim in the first round of a search; grown by the holder after a resize. */
@@ -90,7 +93,7 @@ final class Processor {
     int seed;
     /**
      * Holder: when this processor's carrier last got up from the timer watch or the backup, 0 if it did not;
-     * reported to {@link TimerWatch#recordAway} when it parks again.
+     * reported to {@link TimerSleepers#recordAway} when it parks again.
      */
     long awaySince;
 
@@ -225,7 +228,7 @@ final class Processor {
      *   <li>a searcher after its first pause, against the ticks of its first round ({@link WorkSearch}; Go's
      *       {@code runqgrab} likewise pauses before it takes a running P's {@code runnext});</li>
      *   <li>a parking carrier's re-check, against the record of its last search: the {@code runNext} that search
-     *       would take ({@code Carrier.workInSight});</li>
+     *       would take ({@code Idle.workInSight});</li>
      *   <li>the {@link Monitor}, between two of its looks; it publishes what it found with {@link #markStuck}, so
      *       that thieves take the {@code runNext} at once.</li>
      * </ul>

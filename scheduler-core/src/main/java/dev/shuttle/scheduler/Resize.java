@@ -26,15 +26,13 @@ final class Resize {
 
     private final PoolState state;
     private final HandOff handOff;
-    private final Wakeups wakeups;
-    private final TimerWatch watch;
+    private final Idle idle;
     private final ReentrantLock lock = new ReentrantLock();
 
-    Resize(PoolState state, HandOff handOff, Wakeups wakeups, TimerWatch watch) {
+    Resize(PoolState state, HandOff handOff, Idle idle) {
         this.state = state;
         this.handOff = handOff;
-        this.wakeups = wakeups;
-        this.watch = watch;
+        this.idle = idle;
     }
 
     /**
@@ -129,7 +127,7 @@ final class Resize {
                 return;
             }
             // Unparked again each round: a hand-off may have moved the processor to a carrier we have not woken.
-            wakeups.unpark(proc);
+            idle.unpark(proc);
             LockSupport.parkNanos(this, POLL_NANOS);
         }
     }
@@ -142,10 +140,10 @@ final class Resize {
     void givenUp(Processor proc, boolean searching, boolean coveredTimers) {
         proc.retireByHolder();
         if (searching && state.searching.decrementAndGet() == 0) {
-            wakeups.wakep();
+            idle.wakep();
         }
         if (coveredTimers) {
-            watch.handOffWatch(proc);
+            idle.handOffWatch(proc);
         }
         drain(proc);
     }
@@ -170,7 +168,7 @@ final class Resize {
         }
         rehome(proc);
         if (moved) {
-            wakeups.wakep();
+            idle.wakep();
         }
     }
 
@@ -212,7 +210,7 @@ final class Resize {
             }
         }
         if (earliest != TimerHeap.NONE) {
-            watch.awakeBy(earliest, false, BackupWatch.NO_HOLDER);
+            idle.awakeBy(earliest, false, TimerSleepers.NO_ONE);
         }
     }
 }

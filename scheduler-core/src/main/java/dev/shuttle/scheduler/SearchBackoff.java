@@ -8,7 +8,7 @@ package dev.shuttle.scheduler;
  * the idle-bit protocol, which a waker ends. One per processor, used by its holder only: no synchronization. A pure
  * strategy: it reads nothing of the pool and no clock but the one its pauses spin against; the searching and parking
  * carrier tells it what happened, including whether a wake came sooner than a full search lasts, which the carrier
- * times ({@link WorkSearch#search} times a full search, {@code Carrier.awaitWake} the park).
+ * times ({@link WorkSearch#search} times a full search, {@code Idle.awaitWake} the park).
  *
  * <p>Spin only where it pays. Spinning catches work that another virtual thread is about to hand over (PingPong's
  * partner, a producer's next item) without a park, an unpark and a wake-up's latency. It holds a core for nothing

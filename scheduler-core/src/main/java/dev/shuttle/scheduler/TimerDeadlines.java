@@ -5,7 +5,7 @@ import dev.shuttle.timers.TimerHeap;
 /**
  * What idle carriers, wakers and the monitor read of the processors' timer heaps: the earliest deadline, whether one
  * falls due soon, whether any timer is pending. Read-only and stateless; {@link TimerService} arms and fires,
- * {@link TimerWatch} decides who sleeps toward these deadlines, and both read them here, so neither calls the other
+ * {@link Idle} decides who sleeps toward these deadlines, and both read them here, so neither calls the other
  * back.
  */
 final class TimerDeadlines {

@@ -14,11 +14,11 @@ import java.util.function.Predicate;
 /**
  * The carriers' timers: each processor owns a {@link TimerHeap}; this class arms timers into them and fires expired
  * ones from any heap. Which idle carriers sleep toward the earliest deadline, and whom an arm must wake, is the
- * {@link TimerWatch}'s part.
+ * {@link Idle}'s part.
  *
  * <p>Arming. A virtual thread's timed park arrives on the carrier that runs it (JDK 25 calls {@code
  * ForkJoinPool.schedule} from the carrier as the thread unmounts); the timer goes straight into that carrier's heap.
- * From any other thread, a timer goes to a random carrier's inbox. Then {@link TimerWatch#awakeBy} makes sure a carrier
+ * From any other thread, a timer goes to a random carrier's inbox. Then {@link Idle#awakeBy} makes sure a carrier
  * will be awake for the deadline: if it is earlier than what the watcher sleeps toward, the watcher is unparked to
  * sleep less; with no watcher, an idle carrier is woken (and will become the watcher when it parks). A busy carrier
  * needs no wake-up for its own timers: it checks its heap every scheduling tick.
@@ -33,7 +33,7 @@ import java.util.function.Predicate;
  * <p>Who owns what. The executor builds this service and hands it the timed parks the JDK schedules; the carriers
  * call it to fire; the public scheduler arms its scheduled starts through it and, at close, says which pending timers
  * to cancel. The service owns what is in the heaps and their locks, and knows nothing of the actions it fires: it
- * calls down only, into {@link TimerWatch}, {@link Resize} and the heaps, and nothing it calls calls it back.
+ * calls down only, into {@link Idle}, {@link Resize} and the heaps, and nothing it calls calls it back.
  */
 final class TimerService {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
@@ -51,14 +51,14 @@ final class TimerService {
     private final Resize resize;
     private final Consumer<Throwable> onError = e ->
             LOG.log(Level.ERROR, "a timer's action failed; timers keep firing", e);
-    /** Who sleeps toward the earliest deadline: the watcher and the backup. */
-    private final TimerWatch watch;
+    /** Who sleeps toward the earliest deadline, and whom an arm wakes. */
+    private final Idle idle;
     /** Timers armed from threads that are not this pool's carriers (per-processor counts cover the rest). */
     final LongAdder externalArms = new LongAdder();
 
-    TimerService(PoolState state, TimerWatch watch, Resize resize) {
+    TimerService(PoolState state, Idle idle, Resize resize) {
         this.state = state;
-        this.watch = watch;
+        this.idle = idle;
         this.resize = resize;
     }
 
@@ -85,7 +85,7 @@ final class TimerService {
         Processor proc = carrier instanceof CarrierThread c && c.state == state ? c.p : null;
         boolean onCarrier = proc != null;
         boolean woke = false;
-        int selfFiring = BackupWatch.NO_HOLDER;
+        int selfFiring = TimerSleepers.NO_ONE;
         if (onCarrier) {
             proc.timersArmed++;
             TimerHeap heap = proc.timers;
@@ -121,24 +121,24 @@ final class TimerService {
             // read, the resize raised the flag before it emptied the heap, so one of the two moves it.
             resize.drain(proc);
         }
-        return watch.awakeBy(timer.deadline(), onCarrier, selfFiring) || woke;
+        return idle.awakeBy(timer.deadline(), onCarrier, selfFiring) || woke;
     }
 
     /**
      * Unlocks {@code heap} and, if it still holds a due timer, makes sure a carrier gets up for it: while the lock
      * was held, idle carriers passed over that timer ({@link TimerDeadlines#earliest}). The fence orders the unlock before the
-     * reads in {@link TimerWatch#awakeBy}: a carrier going to sleep publishes its idle bit (and, as the watcher,
+     * reads in {@link Idle#awakeBy}: a carrier going to sleep publishes its idle bit (and, as the watcher,
      * {@code watchUntil}) before it looks at the lock, so either it sees the heap unlocked, or we see it idle or
      * watching and wake it. Returns whether a carrier was woken.
      */
     boolean release(TimerHeap heap, boolean onCarrier) {
-        return release(heap, onCarrier, BackupWatch.NO_HOLDER);
+        return release(heap, onCarrier, TimerSleepers.NO_ONE);
     }
 
     /**
      * {@link #release(TimerHeap, boolean)} by carrier {@code selfFiring}, between tasks after firing: timers that
      * fell due while it fired it fires itself at its next tick, so it wakes nobody for them while another idle
-     * carrier will be up within the grace ({@link TimerWatch#awakeBy}).
+     * carrier will be up within the grace ({@link Idle#awakeBy}).
      */
     private boolean release(TimerHeap heap, boolean onCarrier, int selfFiring) {
         heap.unlock();
@@ -151,12 +151,12 @@ final class TimerService {
      * looking, from a processor it has since lost; the caller's failed CAS fenced the unlock off from this look.
      */
     boolean recheckDue(TimerHeap heap) {
-        return wakeForDue(heap, false, BackupWatch.NO_HOLDER);
+        return wakeForDue(heap, false, TimerSleepers.NO_ONE);
     }
 
     private boolean wakeForDue(TimerHeap heap, boolean onCarrier, int selfFiring) {
         long d = heap.earliestDeadline();
-        return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && watch.awakeBy(d, onCarrier, selfFiring);
+        return d != TimerHeap.NONE && d - System.nanoTime() <= 0 && idle.awakeBy(d, onCarrier, selfFiring);
     }
 
     /**

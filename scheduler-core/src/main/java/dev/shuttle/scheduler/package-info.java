@@ -25,17 +25,20 @@
  * and the composition root; {@link dev.shuttle.scheduler.ShuttleScheduler} is its public face);
  * {@link dev.shuttle.scheduler.Carrier} (the loop: fire timers, pick, search, park, give up a retired processor, wait
  * as a spare); {@link dev.shuttle.scheduler.Monitor}; {@link dev.shuttle.scheduler.TimerService} (arm and fire);
- * {@link dev.shuttle.scheduler.Resize}; {@link dev.shuttle.scheduler.TimerWatch} (who sleeps toward the earliest
- * deadline) and {@link dev.shuttle.scheduler.WorkSearch} (search and steal); {@link dev.shuttle.scheduler.Wakeups}
- * ({@code wakep}, the one unpark of a carrier); {@link dev.shuttle.scheduler.HandOff} (the blocking hooks, the
- * hand-off of a stuck carrier's processor, the spare carrier threads); then
- * state that calls nothing above it ({@code PoolState}, {@code TimerDeadlines}, {@code Processor},
- * {@link dev.shuttle.scheduler.CarrierThread}, {@link dev.shuttle.scheduler.MonitorSignal}, {@code IdleSet},
- * {@code RunQueue}, {@link dev.shuttle.scheduler.BackupWatch}, {@link dev.shuttle.scheduler.SearchBackoff},
- * {@link dev.shuttle.scheduler.SpinAdvice}). Why the cut falls there: waking is where queueing, arming, draining and
- * the monitor's rescue all end, so {@code Wakeups} sits below them all; the steps after a stale push or a lost
- * processor need a resize's drain, so they are the pushing carrier's ({@code afterStalePush}, {@code lostProcessor});
- * the monitor is woken by a flag and an unpark ({@code MonitorSignal}), so nothing calls it. A processor and its
+ * {@link dev.shuttle.scheduler.Resize}; {@link dev.shuttle.scheduler.Idle} (idleness: who sleeps, toward which
+ * deadline, whom each publication wakes; both halves of every park/publish handshake, {@code wakep}, the one unpark of
+ * a carrier) and {@link dev.shuttle.scheduler.WorkSearch} (search and steal); {@link dev.shuttle.scheduler.HandOff}
+ * (blocking: the blocking hooks, the hand-off of a stuck carrier's processor, the spare carrier threads) and
+ * {@link dev.shuttle.scheduler.TimerSleepers} (the watcher and backup slots, the one test of whether a sleeper covers
+ * a deadline, the timed sleeps); then state that calls nothing above it ({@code PoolState}, {@code TimerDeadlines},
+ * {@code Processor}, {@link dev.shuttle.scheduler.CarrierThread}, {@code IdleSet}, {@code RunQueue},
+ * {@link dev.shuttle.scheduler.SearchBackoff}, {@link dev.shuttle.scheduler.SpinAdvice}). Why the cut falls there:
+ * waking is where queueing, arming, draining and the monitor's rescue all end, so {@code Idle} sits below them all,
+ * and the carrier's park goes through it too, so both halves of each handshake are in one class; blocking is one
+ * protocol on the processor's state word, so {@code HandOff} holds all of it, below {@code Idle}, which calls it when
+ * no carrier is idle; the steps after a stale push or a lost processor need a resize's drain, so they are the pushing
+ * carrier's ({@code afterStalePush}, {@code lostProcessor}); the monitor is woken by a flag and an unpark in
+ * {@code Idle}, so nothing calls it. A processor and its
  * carrier thread name each other as data only. One callback crosses upward, {@code HandOff.NewCarrier}: spares
  * make threads, but only the composition root knows what a carrier calls.
  *
@@ -52,7 +55,8 @@
  *   <li>{@code runNext} is swapped by its owner and taken by thieves with a CAS. A thief takes it only from a
  *       processor that stood still: its tick has not moved since the thief's record
  *       ({@link dev.shuttle.scheduler.Processor#stoodStill}, the one rule the searcher after its first pause, the
- *       parking re-check and the monitor apply), or the monitor marked it stuck. Otherwise the owner runs it next.</li>
+ *       parking re-check ({@code Idle.workInSight}) and the monitor apply), or the monitor marked it stuck. Otherwise
+ *       the owner runs it next.</li>
  *   <li>An idle bit is set by its carrier and cleared by whoever wakes it; the one thread whose atomic clear succeeded
  *       owns that wake-up.</li>
  * </ul>
@@ -73,12 +77,13 @@
  *
  * <h2>Waking</h2>
  * The wake rule (Go's {@code wakep}): after queueing any work, even a {@code runNext} hand-off, the submitter calls
- * {@code Wakeups.wakep}: if a carrier is idle and none searches, it raises {@code searching} from 0 to 1 by CAS on the
- * woken carrier's behalf, clears one idle bit, and unparks that carrier ({@code Wakeups.unpark}, the one place that
- * unparks a carrier holding a processor). The current task may keep its carrier busy for long, and the woken searcher
- * takes a stood-still {@code runNext}. The last searcher to find work wakes another only for work or a timer still
- * pending (Go's {@code resetspinning} wakes one whatever is left; {@code LastSearcherWakeTest}). A woken carrier not
- * yet on a core is counted in {@code PoolState.wakingSearchers} until it gets up.
+ * {@code Idle.wakep}, the one entry point for "work was published, make sure someone will look": if a carrier is idle
+ * and none searches, it raises {@code searching} from 0 to 1 by CAS on the woken carrier's behalf, clears one idle
+ * bit, and unparks that carrier ({@code Idle.unpark}, the one place that unparks a carrier holding a processor). The
+ * current task may keep its carrier busy for long, and the woken searcher takes a stood-still {@code runNext}. The last
+ * searcher to find work wakes another only for work or a timer still pending (Go's {@code resetspinning} wakes one
+ * whatever is left; {@code LastSearcherWakeTest}). A woken carrier not yet on a core is counted in {@code
+ * PoolState.wakingSearchers} until it gets up.
  *
  * <h2>Parking: the handshake recipe</h2>
  * No timeout backs up a wake-up: every race between a sleeper and a publisher in this package is closed by a
@@ -89,7 +94,8 @@
  * otherwise (b) comes after (1), and the publisher sees the sleeper. Remove either publication or either look and a
  * wake-up is lost; each pair's jcstress test forbids exactly that outcome. The other races (an idle bit, a spare's
  * mailbox, a processor's state word, {@code runNext}) are one CAS that exactly one side wins.
- * The carrier's park ({@link dev.shuttle.scheduler.Carrier#prepareToPark}): (1) set its idle bit and lower
+ * Both halves of every pair are in {@link dev.shuttle.scheduler.Idle}, whose class comment writes the recipe once.
+ * The carrier's park ({@code Idle.goIdle}, called from {@code Carrier.prepareToPark}): (1) set its idle bit and lower
  * {@code searching} if it searched; (2) re-check the global queue, the busy processors' queues and their stood-still
  * {@code runNext}s; if anything is there, clear its own bit and search again. The submitter: (a) push; (b) read
  * {@code searching} and the idle bits. If {@code searching} is still non-zero another searcher will find the task or
@@ -109,12 +115,14 @@
  * {@code CarrierPool.schedule}, and {@code TimerService} puts the timer in the heap of the carrier it runs on; no JDK
  * timer thread is ever started. A carrier fires its due timers every tick; a carrier out of work fires anyone's. A
  * heap's lock is only tried: its holder answers for the heap's due timers while it holds it. One idle carrier, the
- * watcher ({@code TimerWatch}), parks until the earliest deadline of all heaps, a little early by how late its own
- * timed parks return ({@link dev.shuttle.scheduler.ParkOvershoot}), and spins the rest. A second idle carrier, the
- * backup ({@code BackupWatch}), sleeps until that deadline plus a grace. While one of them will be up within the
- * grace, three places skip a wake-up: a watcher getting up for due timers keeps the watch, a carrier arming on its own
- * heap or releasing a heap wakes nobody, a small batch of fired threads queues without a helper. Each skipping carrier
- * runs that work itself before its next task; if it runs long, the sleeper counted on takes over (docs/design.md,
+ * watcher, parks until the earliest deadline of all heaps, a little early by how late its own timed parks return
+ * ({@code TimerSleepers.nextParkLead}), and spins the rest. A second idle carrier, the backup, sleeps until that
+ * deadline plus a grace. Both are slots in {@code TimerSleepers}, and one test, {@code TimerSleepers.covers}, says
+ * whether a sleeper other than the caller will be up by a deadline: an arm wakes nobody if the watcher sleeps toward
+ * an earlier one; the monitor does not rescue a timer a sleeper covers; and while a sleeper will be up within the
+ * grace and carriers come back from timers quickly ({@code Idle.coveredWithoutWake}), three places skip a wake-up: a
+ * watcher getting up for due timers keeps the watch, a carrier arming on its own heap or releasing a heap wakes
+ * nobody, a small batch of fired threads queues without a helper. Each skipping carrier runs that work itself before its next task; if it runs long, the sleeper counted on takes over (docs/design.md,
  * "Timers").
  *
  * <h2>Blocking</h2>
@@ -132,7 +140,8 @@
  * it in the common case. A processor that stood still with work waiting is marked stuck and an idle carrier woken to
  * steal; a stuck one whose carrier is off the CPU, or in phase BLOCKING, or past its time slice, goes to another
  * carrier thread. While every processor is idle and no timer is pending the monitor parks without a timeout; the first
- * processor to leave the idle set wakes it ({@code MonitorSignal.processorBusy}).
+ * processor to leave the idle set wakes it ({@code Idle.processorBusy}; the monitor's half is
+ * {@code Idle.monitorMaySleep}).
  *
  * <h2>Resizing</h2>
  * {@code setParallelism} changes the number of processors while threads run ({@code Resize}, Go's
@@ -153,12 +162,12 @@
  *       ({@link dev.shuttle.scheduler.ThreadLifecycle}).</li>
  *   <li>{@code BackupWatchStress}: a wake-up skip versus the backup or watcher giving its role up: the skipper queues
  *       or arms, then reads the watch and backup; the leaver looks at heaps, queues and watch
- *       ({@code TimerWatch}).</li>
+ *       ({@code Idle}, {@code TimerSleepers.covers}).</li>
  *   <li>{@code DrainVersusStealStress}: resize versus steal: a drain's poll waits out a thief's consumer flag, so each
  *       task of a retired processor moves once ({@code Resize.drain}, {@code WorkSearch}).</li>
  *   <li>{@code FoundVersusSubmitStress}: the last searcher finding work versus a submitter: it lowers
- *       {@code searching} before it looks, the submitter pushes before it reads it ({@code Carrier},
- *       {@code Wakeups}).</li>
+ *       {@code searching} before it looks, the submitter pushes before it reads it
+ *       ({@code Idle.searcherFound}, {@code Idle.wakep}).</li>
  *   <li>{@code GlobalQueueConsumersStress}: two consumers of the global queue, one at a time under its flag
  *       ({@code GlobalQueue}).</li>
  *   <li>{@code HandOffStampsStress}: a sampling stamp reused while another carrier takes it: handed back by a release
@@ -166,17 +175,18 @@
  *   <li>{@code HandOffVersusReturnStress}: a hand-off of a BLOCKING processor versus its carrier coming back: both CAS
  *       the state word ({@code HandOff}).</li>
  *   <li>{@code IdleBitHandOffStress}: a waker's clear of an idle bit versus the carrier clearing its own: one wins, the
- *       loser backs off; a spare unpark permit only ends one later park early ({@code IdleSet}, {@code Carrier}).</li>
+ *       loser backs off; a spare unpark permit only ends one later park early ({@code IdleSet}, {@code Idle}).</li>
  *   <li>{@code LockedHeapReleaseStress}: a sleeper passing over a locked heap versus its holder releasing it: the
  *       sleeper publishes its bit then reads the lock, the holder fences between unlock and idle-set read
- *       ({@code TimerService.release}, {@code TimerWatch}).</li>
+ *       ({@code TimerService.release}, {@code Idle}).</li>
  *   <li>{@code MonitorSleepVersusBusyStress}: the monitor publishes {@code asleep}, then looks at the idle set; a
- *       carrier clears its bit, then reads {@code asleep} ({@code MonitorSignal}).</li>
+ *       carrier clears its bit, then reads {@code asleep} ({@code Idle.monitorMaySleep}, {@code
+ *       Idle.processorBusy}).</li>
  *   <li>{@code ParkVersusSubmitStress}: the carrier's park versus a submitter, for a parking carrier and the last
  *       searcher; {@code ParkVersusSubmitStress.RunNextFromSearching}: a {@code runNext} hand-off, which the re-check
- *       sees while the owner's task runs on ({@code Carrier.prepareToPark}, {@code Wakeups.wakep}).</li>
+ *       sees while the owner's task runs on ({@code Idle.goIdle}, {@code Idle.wakep}).</li>
  *   <li>{@code PhantomSearcherStress}: a waker's promise ({@code searching} raised, its idle bit gone): the waker
- *       lowers the count, then looks at every queue and heap as a parking carrier does ({@code Wakeups}).</li>
+ *       lowers the count, then looks at every queue and heap as a parking carrier does ({@code Idle.wakep}).</li>
  *   <li>{@code ProducerVersusThiefStress}: a late producer versus a thief's batch into its own queue: the thief sizes
  *       the batch by the room it read, so offers that no longer fit overflow to the global queue rather than fail
  *       ({@code RunQueue}).</li>
@@ -198,11 +208,11 @@
  *   <li>{@code StalePushVersusParkStress}: a push to a processor its carrier lost versus that processor going idle
  *       ({@code Carrier.pushLocal}).</li>
  *   <li>{@code TimerArmVersusWatcherStress}: the watcher publishes its deadline then reads the heaps; an arming thread
- *       publishes its timer then reads the watcher's deadline ({@code TimerWatch}).</li>
+ *       publishes its timer then reads the watcher's deadline ({@code Idle.watchDeadline}, {@code Idle.awakeBy}).</li>
  *   <li>{@code TwoThievesStress}: two thieves on one queue: only the consumer flag's owner takes
  *       ({@code RunQueue}).</li>
  *   <li>{@code WatchHandOffStress}: a watcher giving the watch up versus a carrier going to sleep: it gives up then
- *       unparks one to take it; the sleeper publishes its bit then reads who watches ({@code TimerWatch}).</li>
+ *       unparks one to take it; the sleeper publishes its bit then reads who watches ({@code Idle.handOffWatch}).</li>
  * </ul>
  *
  * <h2>Threads, failures, the JDK and observability</h2>
@@ -221,9 +231,7 @@
  * is the operator's guide.
  *
  * <h2>Where this is going</h2>
- * Sleeping and waking are spread over {@code Carrier}, {@code Wakeups}, {@code TimerWatch}, {@code BackupWatch},
- * {@code MonitorSignal} and {@code ParkOvershoot}. They are to fold into one owner of idleness ({@code Idle}: both
- * halves of every handshake above, one wake entry point, one test of whether a sleeper covers a deadline); this page
- * will then name it instead. Blocking already has its one owner, {@code HandOff}.
+ * Idleness and blocking each have one owner ({@code Idle}, {@code HandOff}). What is left of the issue that folded
+ * them: the bridge to the JDK and the observability classes still share this package with the scheduler.
  */
 package dev.shuttle.scheduler;

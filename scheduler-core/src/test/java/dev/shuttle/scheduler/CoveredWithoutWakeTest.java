@@ -8,39 +8,39 @@ import org.junit.jupiter.api.Test;
 
 /**
  * When a carrier may leave work it published to the backup instead of waking a carrier ({@link
- * TimerWatch#coveredWithoutWake}): only while carriers that got up for timers have lately come back quickly. The
+ * Idle#coveredWithoutWake}): only while carriers that got up for timers have lately come back quickly. The
  * pool's carriers are not started; the test plays them.
  */
 class CoveredWithoutWakeTest {
-    private static final long QUICK = TimerWatch.QUICK_RETURN_NANOS / 10;
-    private static final long SLOW = 3 * TimerWatch.QUICK_RETURN_NANOS;
+    private static final long QUICK = TimerSleepers.QUICK_RETURN_NANOS / 10;
+    private static final long SLOW = 3 * TimerSleepers.QUICK_RETURN_NANOS;
 
-    private static TimerWatch backedUpByCarrierZero() {
+    private static Idle backedUpByCarrierZero() {
         CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
         long now = System.nanoTime();
-        if (pool.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
+        if (pool.idle.sleepers.claimBackup(0, now, now) == TimerHeap.NONE) {
             throw new IllegalStateException("a fresh backup watch is held");
         }
-        return pool.watch;
+        return pool.idle;
     }
 
     @Test
     void aFreshPoolCountsOnTheBackupButACarrierNeverCountsOnItself() {
-        TimerWatch watch = backedUpByCarrierZero();
+        Idle idle = backedUpByCarrierZero();
         long now = System.nanoTime();
-        assertTrue(watch.coveredWithoutWake(now, 1));
-        assertFalse(watch.coveredWithoutWake(now, 0));
+        assertTrue(idle.coveredWithoutWake(now, 1));
+        assertFalse(idle.coveredWithoutWake(now, 0));
     }
 
     @Test
     void oneSlowReturnStopsTheSkippingUntilQuickReturnsOutweighIt() {
-        TimerWatch watch = backedUpByCarrierZero();
+        Idle idle = backedUpByCarrierZero();
         long now = System.nanoTime();
-        watch.recordAway(SLOW);
-        assertFalse(watch.coveredWithoutWake(now, 1), "a carrier ran long after its timers: wake one");
+        idle.sleepers.recordAway(SLOW);
+        assertFalse(idle.coveredWithoutWake(now, 1), "a carrier ran long after its timers: wake one");
         int quick = 0;
-        while (!watch.coveredWithoutWake(now, 1)) {
-            watch.recordAway(QUICK);
+        while (!idle.coveredWithoutWake(now, 1)) {
+            idle.sleepers.recordAway(QUICK);
             quick++;
             assertTrue(quick < 100, "quick returns never reopened the gate");
         }

@@ -418,7 +418,7 @@ class ShuttleTimersTest {
             }
             try {
                 heap.add(new Timer(fired::countDown, System.nanoTime()));
-                pool.watch.awakeBy(heap.earliestDeadline(), false, BackupWatch.NO_HOLDER);
+                pool.idle.awakeBy(heap.earliestDeadline(), false, TimerSleepers.NO_ONE);
                 long before = CarrierCpu.nanos(pool);
                 Thread.sleep(200);
                 burnt = CarrierCpu.nanos(pool) - before;

@@ -13,14 +13,14 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The backup timer watch ({@link BackupWatch}) versus the threads that count on it, on the real {@link TimerService},
- * {@link TimerWatch} and {@link Wakeups} (carriers not started). Three places skip a wake-up because the backup (or
+ * The backup timer watch ({@link TimerSleepers}) versus the threads that count on it, on the real {@link TimerService},
+ * {@link Idle} and {@link Idle} (carriers not started). Three places skip a wake-up because the backup (or
  * the watcher) will be up within the grace anyway: a carrier arming a timer on its own heap between tasks, a carrier
  * queueing a small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or
  * its work, then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues
  * and the watch before it sleeps again. Whatever the interleaving, either the look sees the work or the other side sees
  * nobody to count on and wakes a carrier. A fresh pool has no record of carriers staying away after firing, so the
- * skips are allowed ({@code TimerWatch.coveredWithoutWake}) and each test reaches them.
+ * skips are allowed ({@code Idle.coveredWithoutWake}) and each test reaches them.
  *
  * <p>jcstress runs no more actors than there are CPUs (2 here), so each side is one actor and the carriers are
  * played by the actors in the order their code runs them.
@@ -52,7 +52,7 @@ public class BackupWatchStress {
 
         public OwnArm() {
             pool.state.idle.add(0);
-            if (pool.watch.backup.claim(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
+            if (pool.idle.sleepers.claimBackup(0, timer.deadline(), System.nanoTime()) == TimerHeap.NONE) {
                 throw new IllegalStateException("a fresh backup watch is held");
             }
         }
@@ -65,7 +65,7 @@ public class BackupWatchStress {
             }
             heap.add(timer);
             heap.unlock();
-            r.r2 = pool.watch.awakeBy(timer.deadline(), true, 1) ? 1 : 0;
+            r.r2 = pool.idle.awakeBy(timer.deadline(), true, 1) ? 1 : 0;
         }
 
         @Actor
@@ -93,7 +93,7 @@ public class BackupWatchStress {
         public FiredBatch() {
             pool.state.idle.add(0);
             long now = System.nanoTime();
-            if (pool.watch.backup.claim(0, now, now) == TimerHeap.NONE) {
+            if (pool.idle.sleepers.claimBackup(0, now, now) == TimerHeap.NONE) {
                 throw new IllegalStateException("a fresh backup watch is held");
             }
         }
@@ -103,13 +103,13 @@ public class BackupWatchStress {
             Processor c = pool.state.processors[1];
             c.runQueue.offerOrOverflow(() -> { });
             c.runQueue.offerOrOverflow(() -> { });
-            r.r2 = pool.watch.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
+            r.r2 = pool.idle.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
         }
 
         @Actor
         public void backupGivesUpAndLooks(II_Result r) {
-            pool.watch.backup.release(0, BackupWatch.QUIET);
-            r.r1 = ((Carrier) pool.state.processors[0].holder()).workInSight() ? 1 : 0;
+            pool.idle.sleepers.releaseBackup(0, TimerSleepers.QUIET);
+            r.r1 = pool.idle.workInSight(pool.state.processors[0]) ? 1 : 0;
         }
     }
 
@@ -130,10 +130,10 @@ public class BackupWatchStress {
         final CarrierPool pool = new CarrierPool(2, SpinPolicy.DEFAULT);
 
         public FiredBatchWatched() {
-            long soon = System.nanoTime() + BackupWatch.MIN_GRACE_NANOS;
+            long soon = System.nanoTime() + TimerSleepers.MIN_GRACE_NANOS;
             pool.state.processors[1].timers.arm(new Timer(() -> { }, soon));
             pool.state.idle.add(0);
-            if (pool.watch.watchDeadline(pool.state.processors[0]) != soon) {
+            if (pool.idle.watchDeadline(pool.state.processors[0]) != soon) {
                 throw new IllegalStateException("set-up: carrier 0 must watch");
             }
         }
@@ -143,13 +143,13 @@ public class BackupWatchStress {
             Processor c = pool.state.processors[1];
             c.runQueue.offerOrOverflow(() -> { });
             c.runQueue.offerOrOverflow(() -> { });
-            r.r2 = pool.watch.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
+            r.r2 = pool.idle.afterFiredPush(c, c.runQueue.size()) ? 1 : 0;
         }
 
         @Actor
         public void watcherGivesUpAndLooks(II_Result r) {
-            pool.watch.stopWatching(0);
-            r.r1 = ((Carrier) pool.state.processors[0].holder()).workInSight() ? 1 : 0;
+            pool.idle.sleepers.stopWatching(0);
+            r.r1 = pool.idle.workInSight(pool.state.processors[0]) ? 1 : 0;
         }
     }
 
@@ -183,24 +183,24 @@ public class BackupWatchStress {
             pool.state.idle.add(0);
             pool.state.idle.add(1);
             pool.state.idle.add(2);
-            if (pool.watch.watchDeadline(pool.state.processors[1]) != deadline
-                    || pool.watch.backupDeadline(pool.state.processors[0]) == TimerHeap.NONE) {
+            if (pool.idle.watchDeadline(pool.state.processors[1]) != deadline
+                    || pool.idle.backupDeadline(pool.state.processors[0]) == TimerHeap.NONE) {
                 throw new IllegalStateException("set-up: carrier 1 must watch and carrier 0 back it up");
             }
         }
 
         @Actor
         public void watcherGetsUp(II_Result r) {
-            pool.watch.stopWatching(1);
+            pool.idle.sleepers.stopWatching(1);
             pool.state.idle.tryRemove(1);
-            r.r1 = pool.watch.handOffWatch(pool.state.processors[1]);
+            r.r1 = pool.idle.handOffWatch(pool.state.processors[1]);
         }
 
         @Actor
         public void backupGetsUp(II_Result r) {
-            pool.watch.backup.release(0, BackupWatch.QUIET);
+            pool.idle.sleepers.releaseBackup(0, TimerSleepers.QUIET);
             pool.state.idle.tryRemove(0);
-            r.r2 = pool.watch.handOffWatch(pool.state.processors[0]);
+            r.r2 = pool.idle.handOffWatch(pool.state.processors[0]);
         }
     }
 
@@ -210,8 +210,8 @@ public class BackupWatchStress {
      */
     static int backupGivesUpAndLooksForTimers(CarrierPool pool) {
         Processor c = pool.state.processors[0];
-        TimerWatch watch = pool.watch;
-        watch.backup.release(0, BackupWatch.QUIET);
+        Idle watch = pool.idle;
+        watch.sleepers.releaseBackup(0, TimerSleepers.QUIET);
         if (watch.watchDeadline(c) != TimerHeap.NONE || watch.backupDeadline(c) != TimerHeap.NONE) {
             return 1;
         }

@@ -115,7 +115,7 @@ public class HandOffVersusReturnStress {
 
         @Actor
         public void wakerFindsNoIdleProcessor(IIII_Result r) {
-            r.r2 = s.pool.wakeups.wakep() ? 1 : 0;
+            r.r2 = s.pool.idle.wakep() ? 1 : 0;
         }
 
         @Arbiter

@@ -51,7 +51,7 @@ public class LockedHeapReleaseStress {
     @Actor
     public void carrierGoesToSleep(II_Result r) {
         pool.state.idle.add(0);
-        long until = pool.watch.watchDeadline(pool.state.processors[0]);
+        long until = pool.idle.watchDeadline(pool.state.processors[0]);
         r.r1 = until == due ? 1 : 0;
     }
 

@@ -12,7 +12,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * The monitor deciding to sleep without a timeout (every processor idle, no timer, nothing queued) versus the first
- * carrier getting busy: its idle bit cleared, then {@code MonitorSignal.processorBusy}. The monitor publishes
+ * carrier getting busy: its idle bit cleared, then {@code Idle.processorBusy}. The monitor publishes
  * {@code asleep} and then looks at the idle set again; the carrier clears its bit and then reads {@code asleep}. On
  * the real pool and monitor; nothing is started (the actors play the monitor and a waker).
  *
@@ -42,14 +42,14 @@ public class MonitorSleepVersusBusyStress {
 
         @Actor
         public void waker() {
-            if (!pool.wakeups.wakep()) {
+            if (!pool.idle.wakep()) {
                 throw new IllegalStateException("with every processor idle and nobody searching, wakep wakes one");
             }
         }
 
         @Arbiter
         public void after(II_Result r) {
-            r.r2 = pool.monitorSignal.isAsleep() ? 1 : 0;
+            r.r2 = pool.idle.monitorAsleep() ? 1 : 0;
         }
     }
 
@@ -75,7 +75,7 @@ public class MonitorSleepVersusBusyStress {
 
         @Arbiter
         public void after(II_Result r) {
-            r.r2 = pool.monitorSignal.isAsleep() ? 1 : 0;
+            r.r2 = pool.idle.monitorAsleep() ? 1 : 0;
         }
     }
 

@@ -122,7 +122,7 @@ public class ParkVersusSubmitStress {
         @Actor
         public void taskWakesIntoRunNext() {
             pool.state.processors[1].runQueue.putRunNext(() -> { });
-            pool.wakeups.wakep();
+            pool.idle.wakep();
         }
 
         @Arbiter

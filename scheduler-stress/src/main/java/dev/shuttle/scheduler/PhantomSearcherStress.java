@@ -54,7 +54,7 @@ public class PhantomSearcherStress {
 
         @Actor
         public void wakerOfSomethingAlreadyTaken() {
-            pool.wakeups.wakep();
+            pool.idle.wakep();
         }
 
         @Actor
@@ -89,13 +89,13 @@ public class PhantomSearcherStress {
 
         @Actor
         public void wakerOfSomethingAlreadyTaken() {
-            pool.wakeups.wakep();
+            pool.idle.wakep();
         }
 
         @Actor
         public void carrierParksAgainThenPlatformThreadArms(II_Result r) {
             int decision = wakeOnOwnAndParkAgain(pool);
-            if (decision == 1 && pool.watch.watchDeadline(pool.state.processors[0]) != TimerHeap.NONE) {
+            if (decision == 1 && pool.idle.watchDeadline(pool.state.processors[0]) != TimerHeap.NONE) {
                 decision = 0;
             }
             r.r1 = decision;

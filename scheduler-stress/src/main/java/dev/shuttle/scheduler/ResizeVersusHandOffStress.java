@@ -170,7 +170,7 @@ public class ResizeVersusHandOffStress {
             } else {
                 s.pool.state.global.offer(wokenAfterCall);
             }
-            s.pool.wakeups.wakep();
+            s.pool.idle.wakep();
         }
 
         @Arbiter

@@ -72,7 +72,7 @@ public class RetireVersusPushStress {
 
         void push() {
             carrier.pushLocal(proc, woken, woken);
-            pool.wakeups.wakep();
+            pool.idle.wakep();
         }
 
         void shrink() {

@@ -113,7 +113,7 @@ public class StalePushVersusParkStress {
         /** The stale carrier's virtual thread wakes another, as {@code CarrierPool.execute} does on a carrier. */
         void push() {
             stale.pushLocal(proc, woken, woken);
-            pool.wakeups.wakep();
+            pool.idle.wakep();
         }
 
         /** The monitor hands processor 0 to the spare, and the spare takes it, as {@code Carrier.run} does. */

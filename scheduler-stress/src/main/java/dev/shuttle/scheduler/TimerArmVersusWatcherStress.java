@@ -13,7 +13,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
  * Timer arm versus a carrier going to sleep as the timer watcher, on the real {@link TimerService} and {@link
- * TimerWatch} (carriers not started). A timer due in 10 s is pending; an idle carrier computes how long to sleep while
+ * Idle} (carriers not started). A timer due in 10 s is pending; an idle carrier computes how long to sleep while
  * a platform thread arms a timer due in 5 s. Either the sleeper's re-read sees the new timer, or the arming thread sees
  * the watcher's published deadline (or no watcher yet) and wakes a carrier.
  *
@@ -48,7 +48,7 @@ public class TimerArmVersusWatcherStress {
 
     @Actor
     public void idleCarrierDecidesHowLongToSleep(II_Result r) {
-        long until = pool.watch.watchDeadline(pool.state.processors[0]);
+        long until = pool.idle.watchDeadline(pool.state.processors[0]);
         r.r1 = until == early.deadline() ? 1 : until == early.deadline() + TimeUnit.SECONDS.toNanos(5) ? 2 : 0;
     }
 

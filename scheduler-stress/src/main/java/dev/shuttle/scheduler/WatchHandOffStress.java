@@ -13,7 +13,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The timer watcher getting up versus another carrier going to sleep, on the real {@link TimerWatch} (carriers not
+ * The timer watcher getting up versus another carrier going to sleep, on the real {@link Idle} (carriers not
  * started). A timer is pending and carrier 1 watches it; carrier 1 gets up (gives the watch up, clears its idle bit,
  * hands the watch on) while carrier 0 publishes its idle bit and decides how to sleep. Carrier 0 may still see carrier
  * 1 watching and park without a timeout; then carrier 1's hand-off, which reads the idle bits after giving the watch
@@ -40,15 +40,15 @@ public class WatchHandOffStress {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         pool.state.processors[1].timers.arm(new Timer(() -> { }, deadline));
         pool.state.idle.add(1);
-        if (pool.watch.watchDeadline(pool.state.processors[1]) != deadline) {
+        if (pool.idle.watchDeadline(pool.state.processors[1]) != deadline) {
             throw new IllegalStateException("set-up: carrier 1 must watch");
         }
     }
 
     @Actor
     public void watcherGetsUp(II_Result r) {
-        TimerWatch watch = pool.watch;
-        watch.stopWatching(1);
+        Idle watch = pool.idle;
+        watch.sleepers.stopWatching(1);
         pool.state.idle.tryRemove(1);
         r.r1 = watch.handOffWatch(pool.state.processors[1]);
     }
@@ -56,6 +56,6 @@ public class WatchHandOffStress {
     @Actor
     public void carrierGoesToSleep(II_Result r) {
         pool.state.idle.add(0);
-        r.r2 = pool.watch.watchDeadline(pool.state.processors[0]) != TimerHeap.NONE ? 1 : 0;
+        r.r2 = pool.idle.watchDeadline(pool.state.processors[0]) != TimerHeap.NONE ? 1 : 0;
     }
 }

@@ -7,11 +7,24 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class ParkOvershootTest {
+/** The watcher's park lead ({@link TimerSleepers#nextParkLead}), fed one overshoot at a time as a carrier would. */
+class ParkLeadTest {
+    private static final class Estimate {
+        private long lead;
+
+        void record(long overshoot) {
+            lead = TimerSleepers.nextParkLead(lead, overshoot);
+        }
+
+        long lead() {
+            return lead;
+        }
+    }
+
 
     @Test
     void leadSettlesAtTheLowQuantileOfTheOvershoots() {
-        ParkOvershoot estimate = new ParkOvershoot();
+        Estimate estimate = new Estimate();
         SplittableRandom random = new SplittableRandom(3);
         long[] recent = new long[20_000];
         for (int i = 0; i < 40_000; i++) {
@@ -22,7 +35,7 @@ class ParkOvershootTest {
         }
         long[] sorted = recent.clone();
         Arrays.sort(sorted);
-        long p10 = sorted[sorted.length * ParkOvershoot.QUANTILE_PERCENT / 100];
+        long p10 = sorted[sorted.length * TimerSleepers.QUANTILE_PERCENT / 100];
         long early = Arrays.stream(recent).filter(o -> o < estimate.lead()).count();
         assertTrue(Math.abs(estimate.lead() - p10) <= 3_000, "lead " + estimate.lead() + " against p10 " + p10);
         assertTrue(early > recent.length * 5 / 100 && early < recent.length * 15 / 100,
@@ -31,12 +44,12 @@ class ParkOvershootTest {
 
     @Test
     void leadStartsAtZeroAndStaysWithinItsBound() {
-        ParkOvershoot estimate = new ParkOvershoot();
+        Estimate estimate = new Estimate();
         assertEquals(0, estimate.lead(), "no early wake-up before anything was measured");
         for (int i = 0; i < 100_000; i++) {
             estimate.record(10_000_000);
         }
-        assertEquals(ParkOvershoot.MAX_LEAD_NANOS, estimate.lead());
+        assertEquals(TimerSleepers.MAX_LEAD_NANOS, estimate.lead());
         for (int i = 0; i < 100_000; i++) {
             estimate.record(0);
         }
@@ -45,7 +58,7 @@ class ParkOvershootTest {
 
     @Test
     void leadFollowsTheMachineWhenItsLatencyDrops() {
-        ParkOvershoot estimate = new ParkOvershoot();
+        Estimate estimate = new Estimate();
         for (int i = 0; i < 10_000; i++) {
             estimate.record(60_000);
         }
