@@ -213,7 +213,7 @@ final class Idle {
      * Wakes a helper for threads that {@code proc}'s own timers woke and queued on it ({@code queued} tasks now),
      * beyond the one its carrier runs next; not for a small batch while a sleeper covers it ({@link
      * #coveredWithoutWake}): waking a parked carrier costs more than running a few short threads, and if one of them
-     * runs long that sleeper wakes within the grace and takes what is queued behind it (BackupWatchStress). Returns
+     * runs long that sleeper wakes within the grace and takes what is queued behind it (BackupSlotStress). Returns
      * whether it woke a carrier.
      */
     boolean afterFiredPush(Processor proc, int queued) {

@@ -160,7 +160,7 @@
  * <ul>
  *   <li>{@code AdmitVersusCloseStress}: a start versus {@code close()}: a thread is admitted to the live set or refused
  *       ({@link dev.shuttle.scheduler.ThreadLifecycle}).</li>
- *   <li>{@code BackupWatchStress}: a wake-up skip versus the backup or watcher giving its role up: the skipper queues
+ *   <li>{@code BackupSlotStress}: a wake-up skip versus the backup or watcher giving its role up: the skipper queues
  *       or arms, then reads the watch and backup; the leaver looks at heaps, queues and watch
  *       ({@code Idle}, {@code TimerSleepers.covers}).</li>
  *   <li>{@code DrainVersusStealStress}: resize versus steal: a drain's poll waits out a thief's consumer flag, so each

@@ -13,8 +13,8 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * The backup timer watch ({@link TimerSleepers}) versus the threads that count on it, on the real {@link TimerService},
- * {@link Idle} and {@link Idle} (carriers not started). Three places skip a wake-up because the backup (or
+ * The backup slot of {@link TimerSleepers} versus the threads that count on it, on the real {@link TimerService}
+ * and {@link Idle} (carriers not started). Three places skip a wake-up because the backup (or
  * the watcher) will be up within the grace anyway: a carrier arming a timer on its own heap between tasks, a carrier
  * queueing a small batch of threads its timers woke, and a watcher leaving the idle set. Each publishes its timer or
  * its work, then reads the backup and the watch; a carrier giving either role up then looks at the heaps, the queues
@@ -29,7 +29,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * its look may pass the store) was not caught in {@code -m quick -sc false}, and the look itself is this test's own
  * copy of the carrier's path, not a step of the main code a patch could remove.
  */
-public class BackupWatchStress {
+public class BackupSlotStress {
     private static final long FAR = TimeUnit.SECONDS.toNanos(5);
 
     /**
