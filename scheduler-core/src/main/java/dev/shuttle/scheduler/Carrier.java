@@ -10,6 +10,8 @@ import java.util.function.IntPredicate;
  * while this one was stuck) it finishes the virtual thread it runs, then waits as a spare in {@link HandOff}
  * until it is given one or its keep-alive runs out. What other threads may read or hand it is in
  * {@link CarrierThread}; this class is the top of the call graph below the executor, and nothing it calls calls it.
+ * Going to sleep and being woken are {@link Idle}'s (this loop asks it to publish its idle bit and look, then to
+ * sleep); entering and leaving a blocking call are {@link HandOff}'s.
  *
  * <p>Fields marked "owner" are read and written by this thread only.
  *
