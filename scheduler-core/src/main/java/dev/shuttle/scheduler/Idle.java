@@ -38,11 +38,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Who sleeps toward which deadline: an idle carrier with no timer pending parks until unparked; otherwise it tries
  * to become the watcher and parks until the earliest deadline, a little early by how late its own timed parks return,
- * and spins the rest; if another carrier watches, it sleeps as the backup if nobody
- * holds that, else without timeout ({@link #sleep}). The slots, the one test of whether a sleeper covers a
- * deadline, and the timed sleeps themselves are {@link TimerSleepers}': this class decides who sleeps and who wakes,
- * that one holds the state the decisions read and sleeps toward a deadline, parking but never waking anyone. The cut
- * keeps every unpark and every claim decision here, and each class under ~500 lines.
+ * and spins the rest; if another carrier watches, it sleeps as the backup if nobody holds that, else without timeout
+ * ({@link #sleep}). The slots, the one test of whether a sleeper covers a deadline, and the timed sleeps themselves are
+ * {@link TimerSleepers}': this class decides who sleeps and who wakes, that one holds the state the decisions read and
+ * sleeps toward a deadline, parking but never waking anyone. The cut keeps every unpark of a carrier and every decision
+ * to claim a slot here, and each class under ~500 lines.
  *
  * <p>It reads {@link PoolState}, {@link TimerDeadlines} and the processors, asks {@link HandOff} to hand a blocked
  * carrier's processor on, and calls nothing above it: the carriers, the executor, the timers, a resize and the

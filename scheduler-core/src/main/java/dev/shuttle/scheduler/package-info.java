@@ -176,6 +176,9 @@
  *       the state word ({@code HandOff}).</li>
  *   <li>{@code IdleBitHandOffStress}: a waker's clear of an idle bit versus the carrier clearing its own: one wins, the
  *       loser backs off; a spare unpark permit only ends one later park early ({@code IdleSet}, {@code Idle}).</li>
+ *   <li>{@code IdleHandshakeStress}: {@code Idle}'s recipe end to end, for work and for a timer from outside: a carrier
+ *       going idle publishes its bit (and its watch) then looks; the publisher queues (or arms) then looks for a
+ *       sleeper ({@code Idle.goIdle}, {@code Idle.watchDeadline}, {@code Idle.wakep}, {@code Idle.awakeBy}).</li>
  *   <li>{@code LockedHeapReleaseStress}: a sleeper passing over a locked heap versus its holder releasing it: the
  *       sleeper publishes its bit then reads the lock, the holder fences between unlock and idle-set read
  *       ({@code TimerService.release}, {@code Idle}).</li>
