@@ -47,9 +47,16 @@ final class ServerProcess implements AutoCloseable {
      * The flags that measure the JDK default's scheduling delay: the agent in its measuring mode, which records the
      * same histogram as Shuttle's for the JDK's own scheduler and leaves the JDK's pool scheduling as it does, so both
      * servers run an agent and their delays are measured alike.
+     *
+     * <p>Any agent loaded at startup makes HotSpot report every virtual thread's mount and unmount to JVMTI, a call
+     * into the VM at each, which a JVM without an agent skips; on hand-off-heavy code that costs more than the
+     * measurement itself (docs/operations.md). {@code -XX:-DoJVMTIVirtualThreadTransitions} keeps those calls out, so
+     * this server schedules like the JDK default run without an agent. The Shuttle server keeps them: it runs the
+     * agent as its users do.
      */
     static List<String> jdkMeasuringFlags() {
-        return List.of("-javaagent:" + agentJar(), "-Dshuttle.measure=true");
+        return List.of("-XX:+UnlockExperimentalVMOptions", "-XX:-DoJVMTIVirtualThreadTransitions",
+                "-javaagent:" + agentJar(), "-Dshuttle.measure=true");
     }
 
     static ServerProcess start(Framework framework, boolean shuttle, List<String> extraFlags) throws IOException {
