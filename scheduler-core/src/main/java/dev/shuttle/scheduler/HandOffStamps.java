@@ -101,10 +101,9 @@ final class HandOffStamps {
      * with {@code kind} and the time, to be queued instead.
      */
     Runnable stamp(Runnable task, int kind) {
-        if (--countdown != 0) {
+        if (!sampled()) {
             return task;
         }
-        countdown = gap();
         Stamp[] all = stamps;
         if (all == null) {
             stamps = all = new Stamp[stampMask + 1];
@@ -119,6 +118,19 @@ final class HandOffStamps {
         s.word = word(kind, System.nanoTime());
         s.task = task;
         return s;
+    }
+
+    /**
+     * The owner, for a hand-off: whether to time this one. An unsampled hand-off is a decrement and a compare of a
+     * field only the owner writes; see the class comment for the gaps. {@link #stamp} decides with it, and so does the
+     * JDK-default measuring mode ({@link JdkSchedulingDelays}), whose carriers own an instance they never stamp with.
+     */
+    boolean sampled() {
+        if (--countdown != 0) {
+            return false;
+        }
+        countdown = gap();
+        return true;
     }
 
     /** A thread that is not one of Shuttle's carriers, before it queues {@code task}: as {@link #stamp}. */

@@ -2,7 +2,6 @@ package dev.shuttle.scheduler;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Hand-off stamps for the JDK's own scheduler, the JDK-default measuring mode ({@link JdkSchedulingDelays}): there the
@@ -15,10 +14,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * One 64-bit word per slot: a tag from the thread id (14 bits, never 0) over the word of {@link HandOffStamps#word}
  * (the kind of hand-off and the low 48 bits of {@link System#nanoTime()}).
  * <ul>
- *   <li>{@link #stamp}, by whoever hands a thread to the scheduler, before the task is queued: one in
- *       {@value HandOffStamps#SAMPLE_PERIOD} hand-offs draws a clock read and a release store of the word. The draw
- *       is {@link ThreadLocalRandom}: the submitter may be any thread, and its seed lives in the current thread's own
- *       object, so deciding writes nothing shared.</li>
+ *   <li>{@link #stamp}, by whoever hands a thread to the scheduler, before the task is queued, for a hand-off it
+ *       has already decided to sample ({@link JdkSchedulingDelays}): a clock read and a release store of the
+ *       word.</li>
  *   <li>{@link #take}, by the carrier about to run a thread, for every task: an acquire load of one slot and, only
  *       when the tag matches, an opaque store of 0. The queue the task came through orders the stamp before the
  *       take; the thread cannot be handed off again before it has run, so the take is never late for its own
@@ -40,11 +38,8 @@ final class StampTable {
 
     private final long[] slots = new long[SLOTS];
 
-    /** Any thread: samples the hand-off of {@code vthread} as {@code kind}, before it is queued. */
+    /** Any thread: stamps the sampled hand-off of {@code vthread} as {@code kind}, before it is queued. */
     void stamp(Thread vthread, int kind) {
-        if ((ThreadLocalRandom.current().nextInt() & (HandOffStamps.SAMPLE_PERIOD - 1)) != 0) {
-            return;
-        }
         long h = hash(vthread.threadId());
         long word = tag(h) << TAG_SHIFT | HandOffStamps.word(kind, System.nanoTime());
         SLOT.setRelease(slots, slot(h), word);

@@ -244,6 +244,26 @@ class SchedulingDelayTest {
         }
     }
 
+    /**
+     * The JDK-default measuring mode: a carrier thread that ends leaves its histogram to the next one to enrol, and
+     * the merged counts keep every sample of the ended ones; each carrier samples about one hand-off in eight.
+     */
+    @Test
+    void jdkDefaultCountsSurviveCarriersThatEnd() throws InterruptedException {
+        JdkSchedulingDelays delays = new JdkSchedulingDelays();
+        Thread vthread = Thread.ofVirtual().unstarted(() -> { });
+        long before = 0;
+        for (int i = 0; i < 4; i++) {
+            Thread carrier = new Thread(() -> jdkBurst(delays, vthread, 16_000));
+            carrier.start();
+            carrier.join();
+            long total = DelayHistogram.Snapshot.total(delays.snapshot().allKinds());
+            assertTrue(total - before > 1_000 && total - before < 3_000,
+                    "carrier " + i + " added " + (total - before) + " samples of 16,000 hand-offs");
+            before = total;
+        }
+    }
+
     private static void jdkBurst(JdkSchedulingDelays delays, Thread vthread, int n) {
         for (int i = 0; i < n; i++) {
             delays.accept(vthread, JdkSchedulingDelays.HAND_OFF);

@@ -2,6 +2,8 @@ package dev.shuttle.bench.server;
 
 import dev.shuttle.bench.SchedulerSlack;
 import dev.shuttle.bench.Schedulers;
+import dev.shuttle.bench.metrics.ProcessSwitches;
+import dev.shuttle.bench.metrics.ThreadSwitches;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BinaryOperator;
 
 /**
  * The real-server benchmark: each {@link Framework}'s server (Helidon first) in a child JVM, first on the JDK's default
@@ -129,15 +132,31 @@ public final class ServerBench {
      * {@code round} (from 1). {@code lockTimes} are the waits for and holds of the lock that the server timed during
      * this run alone, for an endpoint that {@link Endpoint#takesLock}; empty for the others. {@code schedulerActivity}
      * is what Shuttle's scheduler did during this run; empty on the JDK default. {@code gc} are the server's
-     * garbage-collection pauses during this run.
+     * garbage-collection pauses during this run. {@code schedulingDelay} is the histogram of how long the server's
+     * virtual threads waited for a carrier during this run (Shuttle's own, or the measuring agent's on the JDK
+     * default; empty if the server has neither), and {@code switches} its threads' context switches during this run
+     * (empty where {@code /proc} cannot say).
      */
     public record Run(int round, Framework framework, Endpoint endpoint, String scheduler, double load,
             double offeredRate, LoadGenerator.Result result, long serverCpuNanos, Optional<LockTimes> lockTimes,
-            Optional<SchedulerActivity> schedulerActivity, GcPauses gc) {
+            Optional<SchedulerActivity> schedulerActivity, GcPauses gc, Optional<DelayCounts> schedulingDelay,
+            Optional<ThreadSwitches.Counts> switches) {
         /** Over the run's lead-in and window, as the server's CPU was read ({@link ServerBench#measure}). */
         double serverCpuMicrosPerRequest() {
             long n = result.completedWithLeadIn();
             return n == 0 ? Double.NaN : serverCpuNanos / 1e3 / n;
+        }
+
+        /** The server's context switches, voluntary and involuntary, per request of the lead-in and window. */
+        double switchesPerRequest() {
+            long n = result.completedWithLeadIn();
+            return n == 0 || switches.isEmpty() ? Double.NaN
+                    : (switches.get().voluntary() + switches.get().involuntary()) / (double) n;
+        }
+
+        /** The {@code percentile}th scheduling delay of the run, in µs; NaN without a sample. */
+        double delayMicros(double percentile) {
+            return schedulingDelay.map(d -> d.percentileNanos(percentile) / 1e3).orElse(Double.NaN);
         }
 
         /** Over the run's lead-in and window, as the generator's CPU was read. */
@@ -273,11 +292,12 @@ public final class ServerBench {
                 LoadGenerator load = new LoadGenerator(server.port(), settings.connections(),
                         settings.requestTimeoutNanos())) {
             commands.put(scheduler, server.commandLine());
+            ServerThreads threads = ServerThreads.of(server.pid());
             requireScheduler(control, scheduler, which + " before its runs", server);
             for (Endpoint endpoint : endpoints) {
                 System.err.println("ServerBench: " + which + " of " + settings.rounds() + ", " + endpoint.path());
                 requireAnswers(load.closedLoop(endpoint, settings.warmupNanos()), which, endpoint, "warm-up");
-                Run max = measure(control, pass, endpoint, 0, 0,
+                Run max = measure(control, pass, endpoint, threads, 0, 0,
                         () -> load.closedLoop(endpoint, settings.maxNanos()));
                 runs.add(max);
                 if (pass.setsRates()) {
@@ -287,7 +307,8 @@ public final class ServerBench {
                         settings.openWarmupNanos()), which, endpoint, "open-loop warm-up");
                 for (double fraction : settings.loads()) {
                     double rate = fraction * jdkMax.get(endpoint);
-                    runs.add(measure(control, pass, endpoint, fraction, rate, () -> load.openLoop(endpoint, rate,
+                    runs.add(measure(control, pass, endpoint, threads, fraction, rate, () -> load.openLoop(endpoint,
+                            rate,
                             settings.leadInNanos(), settings.stepNanos(), LoadGenerator.WindowStart.NOTHING)));
                 }
                 if (settings.profileNanos() > 0) {
@@ -345,6 +366,16 @@ public final class ServerBench {
         LoadGenerator.Result run() throws InterruptedException, IOException;
     }
 
+    /** Reads the server's threads' context switches from outside it; empty where {@code /proc} cannot say. */
+    interface ServerThreads {
+        Optional<ProcessSwitches> read();
+
+        /** Process {@code pid}'s threads on Linux; nothing elsewhere. */
+        static ServerThreads of(long pid) {
+            return ThreadSwitches.available() ? () -> Optional.of(ProcessSwitches.of(pid)) : Optional::empty;
+        }
+    }
+
     /**
      * One measured run of {@code endpoint} on the server behind {@code control}, with the server's CPU and its
      * scheduler's counters read around it and, for a lock endpoint, its lock times reset before it and read after it.
@@ -356,8 +387,8 @@ public final class ServerBench {
      * @throws IllegalStateException if the server answered none of the run's requests, its lock times were malformed
      *     or lacked the endpoint, or its scheduler counters were malformed, went down or came or went during the run
      */
-    static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, double load, double rate,
-            LoadRun loadRun) throws IOException, InterruptedException {
+    static Run measure(HttpConnection control, Pass pass, Endpoint endpoint, ServerThreads threads, double load,
+            double rate, LoadRun loadRun) throws IOException, InterruptedException {
         String phase = load == 0 ? "maximum"
                 : Double.isNaN(load) ? String.format(java.util.Locale.ROOT, "run at %.0f requests/s", rate)
                 : String.format(java.util.Locale.ROOT, "%.0f%% load step", load * 100);
@@ -368,18 +399,34 @@ public final class ServerBench {
             controlGet(control, ServerHandlers.LOCKS, where);
         }
         Optional<SchedulerActivity> activity0 = readSchedulerActivity(control, where);
+        Optional<DelayCounts> delay0 = readDelays(control, where);
         GcPauses gc0 = readGcPauses(control, where);
+        // Read from this process, so between the two CPU readings: it costs the server nothing.
         long cpu0 = Long.parseLong(controlGet(control, ServerHandlers.CPU, where));
+        Optional<ProcessSwitches> switches0 = threads.read();
         LoadGenerator.Result result = loadRun.run();
+        Optional<ProcessSwitches> switches1 = threads.read();
         long cpu = Long.parseLong(controlGet(control, ServerHandlers.CPU, where)) - cpu0;
         GcPauses gc = gcDuring(gc0, readGcPauses(control, where), where);
-        Optional<SchedulerActivity> activity = activityDuring(activity0, readSchedulerActivity(control, where),
-                where);
+        Optional<DelayCounts> delay = during(delay0, readDelays(control, where), where,
+                "a scheduling-delay bean", DelayCounts::since);
+        Optional<ThreadSwitches.Counts> switches = switches1.map(s -> s.since(switches0.orElseThrow()));
+        Optional<SchedulerActivity> activity = during(activity0, readSchedulerActivity(control, where), where,
+                "a Shuttle scheduler", SchedulerActivity::since);
         Optional<LockTimes> lockTimes = endpoint.takesLock() ? Optional.of(readLockTimes(control, endpoint, where))
                 : Optional.empty();
         requireAnswers(result, pass.which(), endpoint, phase);
         return new Run(pass.round(), pass.framework(), endpoint, pass.scheduler(), load, rate, result, cpu,
-                lockTimes, activity, gc);
+                lockTimes, activity, gc, delay, switches);
+    }
+
+    private static Optional<DelayCounts> readDelays(HttpConnection control, String where) throws IOException {
+        String line = controlGet(control, ServerHandlers.DELAY, where);
+        try {
+            return line.isEmpty() ? Optional.empty() : Optional.of(DelayCounts.parse(line));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
+        }
     }
 
     private static GcPauses gcDuring(GcPauses before, GcPauses after, String where) {
@@ -409,14 +456,20 @@ public final class ServerBench {
         }
     }
 
-    private static Optional<SchedulerActivity> activityDuring(Optional<SchedulerActivity> before,
-            Optional<SchedulerActivity> after, String where) {
+    /**
+     * The growth of a cumulative reading over the run, {@code since(after, before)}; empty if the server has no
+     * {@code what} before and after it.
+     *
+     * @throws IllegalStateException saying where, if {@code what} came or went during the run, or went down
+     */
+    private static <T> Optional<T> during(Optional<T> before, Optional<T> after, String where, String what,
+            BinaryOperator<T> since) {
         if (before.isPresent() != after.isPresent()) {
-            throw new IllegalStateException("ServerBench: the " + where + ": a Shuttle scheduler was registered "
+            throw new IllegalStateException("ServerBench: the " + where + ": " + what + " was registered "
                     + (before.isPresent() ? "before the run but not after it" : "after the run but not before it"));
         }
         try {
-            return after.map(a -> a.since(before.orElseThrow()));
+            return after.map(a -> since.apply(a, before.orElseThrow()));
         } catch (IllegalArgumentException e) {
             throw new IllegalStateException("ServerBench: the " + where + ": " + e.getMessage(), e);
         }

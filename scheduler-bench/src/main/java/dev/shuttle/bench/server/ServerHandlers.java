@@ -5,6 +5,7 @@ import dev.shuttle.bench.Schedulers;
 import dev.shuttle.bench.metrics.ProcessCpu;
 import dev.shuttle.lock.SpinBitLock;
 import dev.shuttle.scheduler.ShuttleScheduler;
+import dev.shuttle.scheduler.SchedulingDelayMXBean;
 import dev.shuttle.scheduler.ShuttleSchedulerMXBean;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,14 +44,20 @@ final class ServerHandlers {
      * default: read through JMX as an operator would, so the benchmark sees what they would.
      */
     static final String SCHEDULER = "/scheduler";
+    /**
+     * The scheduling-delay histogram of the scheduler that runs this JVM's virtual threads, since start
+     * ({@link DelayCounts#format}): Shuttle's, or on the JDK default the agent's measuring mode's; nothing if neither
+     * is registered (a JDK default without the measuring agent).
+     */
+    static final String DELAY = "/delay";
     /** This JVM's garbage collections and their time so far ({@link GcPauses#format}). */
     static final String GC = "/gc";
     /** Starts sampling the server's Java code ({@link JavaSampler}) for a profiled run. */
     static final String PROFILE_START = "/profile/start";
     /** Ends the profiled run's sampling and answers its {@link JavaSamples}. */
     static final String PROFILE_STOP = "/profile/stop";
-    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER, GC, PROFILE_START,
-            PROFILE_STOP);
+    static final List<String> CONTROL_PATHS = List.of(CPU, SLACK, INFO, LOCKS, SCHEDULER, DELAY, GC,
+            PROFILE_START, PROFILE_STOP);
     /**
      * Response header of every endpoint: {@link System#nanoTime} when the handler was entered, so the generator can
      * split a request's latency at the handler ({@link SlowestRequests}). Both processes read the same clock: on Linux
@@ -65,6 +72,10 @@ final class ServerHandlers {
     static final String DISPATCHED_AT = "X-Dispatched-At";
     /** The agent names the scheduler it installs {@code default}. */
     private static final ObjectName DEFAULT_SCHEDULER = objectName("dev.shuttle:type=ShuttleScheduler,name=default");
+    /** Shuttle's scheduling delays under the agent, then the JDK default's in the agent's measuring mode. */
+    private static final List<ObjectName> DELAY_BEANS = List.of(
+            objectName("dev.shuttle:type=SchedulingDelay,name=default"),
+            objectName("dev.shuttle:type=SchedulingDelay,name=jdk-default"));
 
     static final long CRITICAL_SECTION_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
     static final int FAN_OUT = 8;
@@ -128,6 +139,7 @@ final class ServerHandlers {
             case LOCKS -> LockTimes.format(Map.of(Endpoint.LOCK_REENTRANT, reentrant.interval(),
                     Endpoint.LOCK_SPINBIT, spinBit.interval()));
             case SCHEDULER -> schedulerActivity();
+            case DELAY -> schedulingDelays();
             case GC -> GcPauses.ofThisJvm().format();
             case PROFILE_START -> {
                 sampler.start();
@@ -150,6 +162,16 @@ final class ServerHandlers {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         return !server.isRegistered(DEFAULT_SCHEDULER) ? "" : SchedulerActivity.of(
                 JMX.newMXBeanProxy(server, DEFAULT_SCHEDULER, ShuttleSchedulerMXBean.class)).format();
+    }
+
+    private static String schedulingDelays() {
+        MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+        for (ObjectName name : DELAY_BEANS) {
+            if (server.isRegistered(name)) {
+                return DelayCounts.of(JMX.newMXBeanProxy(server, name, SchedulingDelayMXBean.class)).format();
+            }
+        }
+        return "";
     }
 
     private static ObjectName objectName(String name) {

@@ -14,8 +14,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * A child JVM running one {@link Framework}'s server, on the JDK's default scheduler or on Shuttle through its agent,
- * with the same flags and heap otherwise. It ends when closed (its standard input closes), or is killed 5 s later.
+ * A child JVM running one {@link Framework}'s server, on the JDK's default scheduler with the agent measuring its
+ * scheduling delay ({@link #jdkMeasuringFlags}) or on Shuttle through the agent, with the same flags and heap
+ * otherwise. It ends when closed (its standard input closes), or is killed 5 s later.
  */
 final class ServerProcess implements AutoCloseable {
     static final String HEAP = "-Xmx512m";
@@ -42,13 +43,27 @@ final class ServerProcess implements AutoCloseable {
                 "-Djdk.virtualThreadScheduler.implClass=dev.shuttle.scheduler.ShuttleScheduler");
     }
 
+    /**
+     * The flags that measure the JDK default's scheduling delay: the agent in its measuring mode, which records the
+     * same histogram as Shuttle's for the JDK's own scheduler and leaves the JDK's pool scheduling as it does, so both
+     * servers run an agent and their delays are measured alike.
+     *
+     * <p>Any agent loaded at startup makes HotSpot report every virtual thread's mount and unmount to JVMTI, a call
+     * into the VM at each, which a JVM without an agent skips; on hand-off-heavy code that costs more than the
+     * measurement itself (docs/operations.md). {@code -XX:-DoJVMTIVirtualThreadTransitions} keeps those calls out, so
+     * this server schedules like the JDK default run without an agent. The Shuttle server keeps them: it runs the
+     * agent as its users do.
+     */
+    static List<String> jdkMeasuringFlags() {
+        return List.of("-XX:+UnlockExperimentalVMOptions", "-XX:-DoJVMTIVirtualThreadTransitions",
+                "-javaagent:" + agentJar(), "-Dshuttle.measure=true");
+    }
+
     static ServerProcess start(Framework framework, boolean shuttle, List<String> extraFlags) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(commonFlags());
-        if (shuttle) {
-            command.addAll(shuttleFlags());
-        }
+        command.addAll(shuttle ? shuttleFlags() : jdkMeasuringFlags());
         command.addAll(extraFlags);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"),
                 framework.mainClass().getName()));
@@ -87,8 +102,8 @@ final class ServerProcess implements AutoCloseable {
 
     /**
      * The scheduler-core jar to pass to {@code -javaagent}: {@value #AGENT_PROPERTY} when set, else the one the build
-     * left in {@code scheduler-core/target}. Its classes load from the benchmark jar, which precedes it on the class
-     * path and also holds scheduler-timers and JCTools.
+     * left in {@code scheduler-core/target} (the newest, if several versions are there). Its classes load from the
+     * benchmark jar, which precedes it on the class path and also holds scheduler-timers and JCTools.
      */
     static Path agentJar() {
         String configured = System.getProperty(AGENT_PROPERTY);
@@ -97,12 +112,21 @@ final class ServerProcess implements AutoCloseable {
         }
         Path target = Path.of("scheduler-core", "target");
         try (Stream<Path> jars = Files.list(target)) {
+            // The newest: a version bump leaves the old version's jar beside the new one until a clean.
             return jars.filter(p -> p.getFileName().toString().matches("scheduler-core-[^-]+(-SNAPSHOT)?\\.jar"))
-                    .findFirst().orElseThrow(() -> new IllegalStateException("no scheduler-core jar in " + target
+                    .max(java.util.Comparator.comparing(ServerProcess::modified)).orElseThrow(() -> new IllegalStateException("no scheduler-core jar in " + target
                             + "; build first (./shuttle build) or set -D" + AGENT_PROPERTY));
         } catch (IOException e) {
             throw new IllegalStateException("cannot look for the agent jar in " + target.toAbsolutePath()
                     + " (run from the repository root, or set -D" + AGENT_PROPERTY + ")", e);
+        }
+    }
+
+    private static java.nio.file.attribute.FileTime modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -77,7 +77,8 @@ public final class SteadyLoad {
                         o.endpoint(), "warm-up");
             }
             long pid = server.pid();
-            return ServerBench.measure(control, pass, o.endpoint(), Double.NaN, o.rate(),
+            return ServerBench.measure(control, pass, o.endpoint(), ServerBench.ServerThreads.of(pid), Double.NaN,
+                    o.rate(),
                     () -> load.openLoop(o.endpoint(), o.rate(), settleNanos, o.nanos(), () -> {
                         if (o.pidFile().isPresent()) {
                             Files.writeString(o.pidFile().get(), pid + "\n");
@@ -108,5 +109,11 @@ public final class SteadyLoad {
                 "Shuttle per request: wake-ups %.3f  empty wake-ups %.3f  steals %.3f  parks %.3f%n",
                 a.wakeUpsPerRequest(r.completedWithLeadIn()), a.emptyWakeUpsPerRequest(r.completedWithLeadIn()),
                 a.stealsPerRequest(r.completedWithLeadIn()), a.parksPerRequest(r.completedWithLeadIn())));
+        run.schedulingDelay().ifPresent(d -> out.printf(Locale.ROOT,
+                "scheduling delay, µs: p50 %.1f  p99 %.1f  (%d samples)%n", run.delayMicros(50), run.delayMicros(99),
+                d.samples()));
+        run.switches().ifPresent(c -> out.printf(Locale.ROOT,
+                "server context switches per request: %.3f (voluntary %d, involuntary %d)%n",
+                run.switchesPerRequest(), c.voluntary(), c.involuntary()));
     }
 }

@@ -17,7 +17,14 @@
  *       replaced, so every run ends by {@code LoadGenerator.boundNanos}; a server that does not print its port within
  *       30 s is killed, and one that does not exit within 5 s of its standard input closing is killed.</li>
  *   <li>Like for like: the server lowers its timer slack before creating any thread (as the JMH trials do), and
- *       checks nothing else differs but the agent; {@code /info} confirms which scheduler ran the requests.</li>
+ *       checks nothing else differs; both run the agent, the JDK default's in its measuring mode
+ *       ({@code -Dshuttle.measure=true}, no {@code implClass}), so both have a scheduling-delay bean;
+ *       {@code /info} confirms which scheduler ran the requests.</li>
+ *   <li>The scheduler's own share of the latency, and counts that do not drift with the machine's noise: the parent
+ *       reads the scheduling-delay histogram through {@code /delay} before and after each run, outside the
+ *       {@code /cpu} readings, and keeps its growth ({@link dev.shuttle.bench.server.DelayCounts}); and it reads the
+ *       server's threads' context switches itself from {@code /proc/<pid>/task/*}{@code /status}
+ *       ({@link dev.shuttle.bench.metrics.ProcessSwitches}), which costs the server nothing.</li>
  *   <li>Where the time goes on the lock endpoints: the end-to-end latency mixes in the generator, the OS and the
  *       loopback network, so the handler itself times each request's wait for the lock (from before {@code lock()}
  *       to its return, on the request's virtual thread, so a parked waiter counts until it runs again) and its hold

@@ -17,8 +17,8 @@ import java.util.function.IntFunction;
  * A JDK {@code HttpServer} on 127.0.0.1 that answers {@code /hello} as a script says for each request, by the order
  * it arrived in (from 0), with the time its handler was entered as the real servers do ({@link
  * ServerHandlers#HANDLED_AT}); {@code /cpu} with 0 and {@code /gc} with one more collection of 3 ms at each call, as
- * the benchmark's control connection expects; and {@code /locks} and {@code /scheduler} as scripts of their own say
- * for each call, by its order.
+ * the benchmark's control connection expects; and {@code /locks}, {@code /scheduler} and {@code /delay} as scripts of
+ * their own say for each call, by its order.
  */
 final class ScriptedServer implements AutoCloseable {
     /** What to do with one request: wait {@code stallMillis}, then answer {@code status}. */
@@ -41,6 +41,7 @@ final class ScriptedServer implements AutoCloseable {
     private final AtomicInteger locksCalls = new AtomicInteger();
     private final AtomicInteger schedulerCalls = new AtomicInteger();
     private final AtomicInteger gcCalls = new AtomicInteger();
+    private final AtomicInteger delayCalls = new AtomicInteger();
 
     /** A server whose {@code /locks} has no lock times. */
     ScriptedServer(IntFunction<Answer> script) throws IOException {
@@ -52,8 +53,14 @@ final class ScriptedServer implements AutoCloseable {
         this(script, locks, n -> "");
     }
 
+    /** A server without a scheduling-delay bean, whose {@code /delay} is empty. */
     ScriptedServer(IntFunction<Answer> script, IntFunction<String> locks, IntFunction<String> scheduler)
             throws IOException {
+        this(script, locks, scheduler, n -> "");
+    }
+
+    ScriptedServer(IntFunction<Answer> script, IntFunction<String> locks, IntFunction<String> scheduler,
+            IntFunction<String> delay) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 64);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext(Endpoint.HELLO.path(), exchange -> {
@@ -76,6 +83,8 @@ final class ScriptedServer implements AutoCloseable {
                 exchange -> respond(exchange, 200, locks.apply(locksCalls.getAndIncrement())));
         server.createContext(ServerHandlers.SCHEDULER,
                 exchange -> respond(exchange, 200, scheduler.apply(schedulerCalls.getAndIncrement())));
+        server.createContext(ServerHandlers.DELAY,
+                exchange -> respond(exchange, 200, delay.apply(delayCalls.getAndIncrement())));
         server.start();
     }
 

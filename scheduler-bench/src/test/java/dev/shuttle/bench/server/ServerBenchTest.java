@@ -32,7 +32,7 @@ class ServerBenchTest {
     private static ServerBench.Run step(ScriptedServer server, HttpConnection control)
             throws IOException, InterruptedException {
         try (LoadGenerator load = new LoadGenerator(server.port(), 2, TIMEOUT)) {
-            return ServerBench.measure(control, PASS, Endpoint.HELLO, 0.5, 100,
+            return ServerBench.measure(control, PASS, Endpoint.HELLO, Optional::empty, 0.5, 100,
                     () -> load.openLoop(Endpoint.HELLO, 100, STEP));
         }
     }
@@ -40,7 +40,8 @@ class ServerBenchTest {
     /** A step of {@code endpoint} whose load is one answered request, made up: only the control calls go out. */
     private static ServerBench.Run fakeStep(HttpConnection control, Endpoint endpoint, Runnable duringLoad)
             throws IOException, InterruptedException {
-        return ServerBench.measure(control, PASS, endpoint, 0.5, 100, () -> {
+        return ServerBench.measure(control, PASS, endpoint, ServerBench.ServerThreads.of(ProcessHandle.current().pid()),
+                0.5, 100, () -> {
             duringLoad.run();
             return new LoadGenerator.Result(1, 1, 0, 0, STEP, new Histogram(3), 0, 0, "",
                     SlowestRequests.Split.EMPTY, SlowestRequests.Split.EMPTY);
@@ -98,6 +99,7 @@ class ServerBenchTest {
             assertEquals(2, run.round());
             assertEquals(Optional.empty(), run.schedulerActivity(), "no Shuttle scheduler, no activity");
             assertEquals(new GcPauses(1, 3), run.gc(), "the collections between the step's two readings");
+            assertEquals(Optional.empty(), run.schedulingDelay(), "no scheduling-delay bean, no delays");
         }
     }
 
@@ -169,6 +171,67 @@ class ServerBenchTest {
             assertEquals(Optional.of(new SchedulerActivity(4000, 40, 2000, 2000, 800, 3, 2, 1, 3)),
                     run.schedulerActivity());
             assertEquals(2, server.schedulerCalls());
+        }
+    }
+
+    /**
+     * The step's scheduling delays are the bean's growth over it, and its context switches those of the server's
+     * threads over it: here the server is this process, and a thread that parks 20 times during the load blocks at
+     * least 20 times.
+     */
+    @Test
+    void aStepCarriesTheSchedulingDelaysAndContextSwitchesOfItsOwnLoad() throws Exception {
+        String before = "default 0-32:5 4096-4608:1";
+        String after = "default 0-32:25 4096-4608:1 4194304-4718592:4";
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> "", n -> "", n -> n == 0 ? before : after);
+                HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            java.util.concurrent.CountDownLatch parked = new java.util.concurrent.CountDownLatch(20);
+            Thread parker = Thread.ofPlatform().unstarted(() -> {
+                for (int i = 0; i < 20; i++) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                    parked.countDown();
+                }
+                java.util.concurrent.locks.LockSupport.park();     // alive at the reading after the load
+            });
+            ServerBench.Run run = fakeStep(control, Endpoint.HELLO, () -> {
+                parker.start();
+                try {
+                    parked.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            java.util.concurrent.locks.LockSupport.unpark(parker);
+            parker.join();
+            DelayCounts delay = run.schedulingDelay().orElseThrow();
+            assertEquals(24, delay.samples());
+            assertEquals(0.032, run.delayMicros(50));
+            assertEquals(4718.592, run.delayMicros(99));
+            long voluntary = run.switches().orElseThrow().voluntary();
+            assertTrue(voluntary >= 20, voluntary + " voluntary switches for 20 parks");
+            assertEquals((double) voluntary + run.switches().orElseThrow().involuntary(), run.switchesPerRequest(),
+                    "one request");
+        }
+    }
+
+    @Test
+    void schedulingDelaysThatWentDownOrCameDuringTheStepAbortItSayingWhere() throws Exception {
+        try (ScriptedServer server = new ScriptedServer(n -> Answer.OK, n -> "", n -> "",
+                n -> switch (n) {
+                    case 0 -> "default 0-32:5";
+                    case 1 -> "default 0-32:4";
+                    case 2 -> "";
+                    default -> "jdk-default 0-32:5";
+                }); HttpConnection control = new HttpConnection(server.port(), 5_000)) {
+            IllegalStateException down = assertThrows(IllegalStateException.class,
+                    () -> fakeStep(control, Endpoint.HELLO, () -> { }));
+            assertEquals("ServerBench: the helidon server on shuttle in round 2, /hello 50% load step: scheduling"
+                    + " delays went down in the bucket from 0 ns: not an earlier reading of the same scheduler",
+                    down.getMessage());
+            IllegalStateException came = assertThrows(IllegalStateException.class,
+                    () -> fakeStep(control, Endpoint.HELLO, () -> { }));
+            assertEquals("ServerBench: the helidon server on shuttle in round 2, /hello 50% load step: a"
+                    + " scheduling-delay bean was registered after the run but not before it", came.getMessage());
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shuttle.bench.metrics.ThreadSwitches;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,7 +50,7 @@ class ServerReportTest {
                         latencyMicros * 1e3 / 2, Double.NaN, Double.NaN, Double.NaN), new SlowestRequests.Split(1,
                         0.5 * latencyMicros * 1e3, 0, 0, 0.2 * latencyMicros * 1e3, 0.3 * latencyMicros * 1e3,
                         Double.NaN, Double.NaN, Double.NaN)), serverCpuNanos, Optional.empty(),
-                Optional.empty(), new GcPauses(4, latencyMicros / 25));
+                Optional.empty(), new GcPauses(4, latencyMicros / 25), Optional.empty(), Optional.empty());
     }
 
     /** A lock endpoint's run whose requests waited as given, in nanoseconds, and held {@code hold}, p99 1 µs more. */
@@ -60,7 +61,8 @@ class ServerReportTest {
                 new LockTimes.Distribution(tookLock, waitP50, waitP90, waitP99, waitP999, waitP999),
                 new LockTimes.Distribution(tookLock, hold, hold, hold + 1_000, hold + 1_000, hold + 1_000));
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
-                r.result(), r.serverCpuNanos(), Optional.of(times), Optional.empty(), r.gc());
+                r.result(), r.serverCpuNanos(), Optional.of(times), Optional.empty(), r.gc(), r.schedulingDelay(),
+                r.switches());
     }
 
     /** A Shuttle run of {@code /hello} whose scheduler did {@code activity}. */
@@ -68,7 +70,47 @@ class ServerReportTest {
             SchedulerActivity activity) {
         ServerBench.Run r = run(round, Endpoint.HELLO, "shuttle", load, completed, 200, 50_000_000, 0, timedOut);
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
-                r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity), r.gc());
+                r.result(), r.serverCpuNanos(), r.lockTimes(), Optional.of(activity), r.gc(), r.schedulingDelay(),
+                r.switches());
+    }
+
+    /** A run of {@code /hello} whose server's scheduling delays and context switches were as given. */
+    private static ServerBench.Run delayRun(String scheduler, double load, long latencyMicros, String delays,
+            long voluntary, long involuntary) {
+        ServerBench.Run r = run(Endpoint.HELLO, scheduler, load, 500, latencyMicros, 50_000_000);
+        return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
+                r.result(), r.serverCpuNanos(), r.lockTimes(), r.schedulerActivity(), r.gc(),
+                Optional.of(DelayCounts.parse(delays)), Optional.of(new ThreadSwitches.Counts(voluntary,
+                        involuntary)));
+    }
+
+    /**
+     * Each step's row puts the scheduling delay beside the end-to-end latency and the context switches per request
+     * (500 requests) beside them; Shuttle's lower delay is no loss, its extra switches are; the report says the JDK
+     * default's delay comes from the measuring agent.
+     */
+    @Test
+    void theDelayTableGivesTheSchedulersShareAndTheSwitchesPerRequest() {
+        List<ServerBench.Run> runs = List.of(
+                delayRun("jdk", 0, 500, "jdk-default 0-256:90 4096-4608:9 1048576-1179648:1", 1000, 250),
+                delayRun("shuttle", 0, 500, "default 0-256:99 4096-4608:1", 1500, 500),
+                delayRun("jdk", 0.5, 200, "jdk-default 0-256:50 4096-4608:50", 500, 0),
+                delayRun("shuttle", 0.5, 300, "default 4096-4608:100", 500, 0));
+        String md = ServerReport.markdown(helidonResults(runs, new double[] {0.5}, 1), "cmd", null);
+        assertTrue(md.contains("on the JDK default it runs in its measuring mode (`-Dshuttle.measure=true`, no"
+                + " `implClass`)"), md);
+        String table = md.substring(md.indexOf("#### Helidon SE: the scheduler's share of latency, and context"
+                + " switches"));
+        assertTrue(table.contains("`/proc/<pid>/task/*/status`"), table);
+        assertTrue(table.contains("| /hello | max | 0.500 / 0.500 (1.00x) | 0.500 / 0.500 (1.00x)"
+                + " | 0.256 / 0.256 (1.00x) | 4.61 / 0.256 (0.06x) | 100 / 100 | 2.50 / 4 (1.60x)"
+                + " | 2 / 3 | 0.500 / 1 |\n"), table);
+        assertTrue(table.contains("| /hello | 50% | 0.200 / 0.300 (1.50x) | 0.200 / 0.300 (1.50x)"
+                + " | 0.256 / 4.61 (18.00x) | 4.61 / 4.61 (1.00x) | 100 / 100 | 1 / 1 (1.00x)"
+                + " | 1 / 1 | 0.00 / 0.00 |\n"), table);
+        String losses = md.substring(md.indexOf("#### Helidon SE: where Shuttle loses"));
+        assertTrue(losses.contains("- /hello at max server context switches per request: 1.60x\n"), losses);
+        assertFalse(losses.contains("scheduling delay p99"), losses);
     }
 
     /** A profiled run of {@code /lock/spinbit} whose 1 ms samples fell in the scheduler and the handler's spin. */
@@ -144,7 +186,8 @@ class ServerReportTest {
         return new ServerBench.Run(r.round(), r.framework(), r.endpoint(), r.scheduler(), r.load(), r.offeredRate(),
                 new LoadGenerator.Result(g.planned(), g.completed(), g.failed(), g.timedOut(), g.nanos(),
                         g.latency(), g.leadInCompleted(), g.generatorCpuNanos(), g.firstFailure(), cut, cut),
-                r.serverCpuNanos(), r.lockTimes(), r.schedulerActivity(), r.gc());
+                r.serverCpuNanos(), r.lockTimes(), r.schedulerActivity(), r.gc(), r.schedulingDelay(),
+                r.switches());
     }
 
     @Test
