@@ -91,6 +91,11 @@ abstract class CarrierThread extends Thread {
         return SPARE_STATE.compareAndSet(this, SPARE_WAITING, SPARE_CLAIMED);
     }
 
+    /** Whether a hand-off or a resize claimed this spare and has yet to hand it its processor. */
+    boolean isClaimedSpare() {
+        return (int) SPARE_STATE.getVolatile(this) == SPARE_CLAIMED;
+    }
+
     /** A claimed spare that was not needed after all (the processor it was for was taken back) waits again. */
     void unclaimSpare() {
         SPARE_STATE.setVolatile(this, SPARE_WAITING);

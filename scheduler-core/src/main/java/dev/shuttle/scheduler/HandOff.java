@@ -97,12 +97,16 @@ final class HandOff {
         return c;
     }
 
-    /** Starts the carrier {@link #bindCarrier} bound to {@code proc}, or hands {@code proc} to it if it was a spare. */
+    /**
+     * Hands {@code proc} to the carrier {@link #bindCarrier} bound to it if that was a spare it claimed, or starts it.
+     * Told apart by the spare's mailbox, not by the thread's state, so that a jcstress test can play a spare that
+     * was never started ({@code GrowVersusWakeStress}), as the hand-off tests do.
+     */
     void launch(CarrierThread c, Processor proc) {
-        if (c.getState() == Thread.State.NEW) {
-            c.start();
-        } else {
+        if (c.isClaimedSpare()) {
             c.hand(proc);
+        } else {
+            c.start();
         }
     }
 

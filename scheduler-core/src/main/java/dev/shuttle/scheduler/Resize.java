@@ -69,7 +69,8 @@ final class Resize {
     /**
      * Each new processor is bound to its carrier (holder and state word) before the array is published, and the
      * carrier starts only after: a carrier's first idle bit then lies below the bound that any waker which can see
-     * it reads, and a waker that read the old array read it before the carrier's re-check of the queues.
+     * it reads, and a waker that read the old array read it before the carrier's re-check of the queues
+     * ({@code GrowVersusWakeStress}).
      */
     private void grow(Processor[] old, int size) {
         Processor[] created = state.everCreated();

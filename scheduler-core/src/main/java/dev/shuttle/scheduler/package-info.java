@@ -151,9 +151,9 @@
  * the resize returns, no carrier runs its loop and its {@code runNext}, queue and heap were emptied after that, and
  * anything put there later is moved on by whoever put it. The resizer takes a retiring processor's state by CAS from
  * TASK or BLOCKING; in LOOP the holder gives it up itself, unparked until it does. A grow binds each new processor to
- * its carrier before it publishes the array, so a new idle bit is within the bound of any waker that sees it. Its
- * races (resize vs submit, vs steal, vs a timer arming on a retired processor, vs hand-off of a blocked carrier) are
- * in "How each race is closed".
+ * its carrier before it publishes the array, and hands it over or starts the carrier only after, so a new idle bit is
+ * within the bound of any waker that sees it. Its races (shrink vs submit, vs steal, vs a timer arming on a retired
+ * processor, vs hand-off of a blocked carrier; grow vs a waker) are in "How each race is closed".
  *
  * <h2>How each race is closed</h2>
  * One race a line: the classes of its two sides, how it is closed, its jcstress test.
@@ -170,6 +170,9 @@
  *       ({@code Idle.searcherFound}, {@code Idle.wakep}).</li>
  *   <li>{@code GlobalQueueConsumersStress}: two consumers of the global queue, one at a time under its flag
  *       ({@code GlobalQueue}).</li>
+ *   <li>{@code GrowVersusWakeStress}: grow's publication versus {@code wakep}: the grow publishes the larger array
+ *       before it hands a new processor to its carrier, so the carrier's first idle bit lies within the bound of
+ *       every waker that sees it ({@code Resize.grow}, {@code Idle.wakep}).</li>
  *   <li>{@code HandOffStampsStress}: a sampling stamp reused while another carrier takes it: handed back by a release
  *       store the owner's acquire load must see ({@link dev.shuttle.scheduler.HandOffStamps}).</li>
  *   <li>{@code HandOffVersusReturnStress}: a hand-off of a BLOCKING processor versus its carrier coming back: both CAS

@@ -1,7 +1,10 @@
 package dev.shuttle.lock;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +16,13 @@ import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpinBitConditionTest {
+    /** Where the parameterized tests' virtual threads run (VirtualCarriers). */
+    private final VirtualCarriers carriers = new VirtualCarriers();
+
+    @AfterEach
+    void closeCarriers() {
+        carriers.close();
+    }
 
     /** A bounded buffer over a SpinBitLock and two conditions, as in the Condition javadoc. */
     static final class BoundedBuffer {
@@ -54,8 +64,10 @@ class SpinBitConditionTest {
         }
     }
 
-    @Test
-    void boundedBufferMovesAMillionItems() throws Exception {
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void boundedBufferMovesAMillionItems(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         BoundedBuffer buf = new BoundedBuffer();
         int producers = 2, consumers = 2, perProducer = 500_000;
         AtomicLong sum = new AtomicLong();
@@ -72,7 +84,7 @@ class SpinBitConditionTest {
                     throw new RuntimeException(e);
                 }
             };
-            threads.add(p == 0 ? Thread.ofPlatform().start(r) : Thread.ofVirtual().start(r));
+            threads.add(p == 0 ? Thread.ofPlatform().start(r) : vthreads.start(r));
         }
         for (int c = 0; c < consumers; c++) {
             Runnable r = () -> {
@@ -85,7 +97,7 @@ class SpinBitConditionTest {
                     throw new RuntimeException(e);
                 }
             };
-            threads.add(c == 0 ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r));
+            threads.add(c == 0 ? vthreads.start(r) : Thread.ofPlatform().start(r));
         }
         for (Thread t : threads) {
             t.join();
@@ -178,8 +190,10 @@ class SpinBitConditionTest {
         lock.unlock();
     }
 
-    @Test
-    void signalAllWakesEveryWaiter() throws Exception {
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void signalAllWakesEveryWaiter(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         SpinBitLock lock = new SpinBitLock();
         SpinBitCondition c = lock.newCondition();
         int n = 10;
@@ -199,7 +213,7 @@ class SpinBitConditionTest {
                     lock.unlock();
                 }
             };
-            threads.add(i % 2 == 0 ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r));
+            threads.add(i % 2 == 0 ? vthreads.start(r) : Thread.ofPlatform().start(r));
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (true) {

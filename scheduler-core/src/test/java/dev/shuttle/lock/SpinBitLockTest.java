@@ -1,7 +1,10 @@
 package dev.shuttle.lock;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,9 +17,18 @@ import static org.junit.jupiter.api.Assertions.*;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SpinBitLockTest {
+    /** Where the parameterized tests' virtual threads run (VirtualCarriers). */
+    private final VirtualCarriers carriers = new VirtualCarriers();
 
-    @Test
-    void mutualExclusionWith32MixedThreads() throws Exception {
+    @AfterEach
+    void closeCarriers() {
+        carriers.close();
+    }
+
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void mutualExclusionWith32MixedThreads(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         SpinBitLock lock = new SpinBitLock();
         int perThread = 20_000;
         long[] counter = {0};
@@ -44,7 +56,7 @@ class SpinBitLockTest {
                     }
                 }
             };
-            threads.add(i % 2 == 0 ? Thread.ofPlatform().start(body) : Thread.ofVirtual().start(body));
+            threads.add(i % 2 == 0 ? Thread.ofPlatform().start(body) : vthreads.start(body));
         }
         start.countDown();
         for (Thread t : threads) {
@@ -127,12 +139,14 @@ class SpinBitLockTest {
         holder.join();
     }
 
-    @Test
-    void tryLockWithTimeoutSucceedsWhenReleasedInTime() throws Exception {
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void tryLockWithTimeoutSucceedsWhenReleasedInTime(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         SpinBitLock lock = new SpinBitLock();
         lock.lock();
         AtomicReference<Boolean> got = new AtomicReference<>();
-        Thread waiter = Thread.ofVirtual().start(() -> {
+        Thread waiter = vthreads.start(() -> {
             try {
                 got.set(lock.tryLock(10, TimeUnit.SECONDS));
                 lock.unlock();
@@ -153,13 +167,15 @@ class SpinBitLockTest {
         assertFalse(lock.isLocked());
     }
 
-    @Test
-    void lockInterruptiblyThrowsWhenInterruptedWhileWaiting() throws Exception {
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void lockInterruptiblyThrowsWhenInterruptedWhileWaiting(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         for (boolean virtual : new boolean[] {false, true}) {
             SpinBitLock lock = new SpinBitLock();
             lock.lock();
             AtomicReference<Throwable> outcome = new AtomicReference<>();
-            Thread waiter = (virtual ? Thread.ofVirtual() : Thread.ofPlatform()).start(() -> {
+            Thread waiter = (virtual ? vthreads : Thread.ofPlatform()).start(() -> {
                 try {
                     lock.lockInterruptibly();
                     outcome.set(new AssertionError("acquired"));
@@ -211,8 +227,10 @@ class SpinBitLockTest {
         assertEquals(Boolean.TRUE, stillInterrupted.get());
     }
 
-    @Test
-    void manyTimedWaitersTimeOutAndLeaveTheStackEmpty() throws Exception {
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void manyTimedWaitersTimeOutAndLeaveTheStackEmpty(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         SpinBitLock lock = new SpinBitLock();
         lock.lock();
         AtomicInteger timedOut = new AtomicInteger();
@@ -230,7 +248,7 @@ class SpinBitLockTest {
                     throw new RuntimeException(e);
                 }
             };
-            threads.add(i % 2 == 0 ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r));
+            threads.add(i % 2 == 0 ? vthreads.start(r) : Thread.ofPlatform().start(r));
         }
         for (Thread t : threads) {
             t.join();
@@ -241,8 +259,10 @@ class SpinBitLockTest {
         lock.unlock();
     }
 
-    @Test
-    void sleepersAreAllWokenEventually() throws Exception {
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
+    void sleepersAreAllWokenEventually(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         SpinBitLock lock = new SpinBitLock();
         lock.lock();
         AtomicInteger done = new AtomicInteger();
@@ -253,7 +273,7 @@ class SpinBitLockTest {
                 done.incrementAndGet();
                 lock.unlock();
             };
-            threads.add(i % 2 == 0 ? Thread.ofVirtual().start(r) : Thread.ofPlatform().start(r));
+            threads.add(i % 2 == 0 ? vthreads.start(r) : Thread.ofPlatform().start(r));
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (lock.getQueueLength() < 11 && System.nanoTime() < deadline) {

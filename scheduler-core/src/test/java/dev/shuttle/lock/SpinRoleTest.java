@@ -1,7 +1,9 @@
 package dev.shuttle.lock;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +14,13 @@ import static org.junit.jupiter.api.Assertions.*;
 
 /** The spinning bit's invariant with more threads than jcstress can run on two CPUs. */
 class SpinRoleTest {
+    /** Where the parameterized tests' virtual threads run (VirtualCarriers). */
+    private final VirtualCarriers carriers = new VirtualCarriers();
+
+    @AfterEach
+    void closeCarriers() {
+        carriers.close();
+    }
 
     /** A plain mutex on the synchronizer that counts concurrent holders of the spin role. */
     static final class CountingMutex extends SpinBitSynchronizer {
@@ -49,9 +58,11 @@ class SpinRoleTest {
         }
     }
 
-    @Test
+    @ParameterizedTest
+    @EnumSource(VirtualCarriers.Kind.class)
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
-    void neverTwoSpinners() throws Exception {
+    void neverTwoSpinners(VirtualCarriers.Kind kind) throws Exception {
+        Thread.Builder.OfVirtual vthreads = carriers.open(kind);
         CountingMutex m = new CountingMutex();
         long[] shared = {0};
         List<Thread> threads = new ArrayList<>();
@@ -66,7 +77,7 @@ class SpinRoleTest {
                     m.release(1);
                 }
             };
-            threads.add(i % 2 == 0 ? Thread.ofPlatform().start(r) : Thread.ofVirtual().start(r));
+            threads.add(i % 2 == 0 ? Thread.ofPlatform().start(r) : vthreads.start(r));
         }
         for (Thread t : threads) {
             t.join();
