@@ -49,6 +49,11 @@ public final class SchedulerSlack {
      * @throws IllegalStateException on Linux when it cannot: a comparison with unequal slack must not run
      */
     public static void lowerCurrentThread() {
+        setCurrentThread(NANOS);
+    }
+
+    /** Sets the calling thread's timer slack; a test uses it to start from the kernel's default whatever ran before. */
+    static void setCurrentThread(long nanos) {
         if (!LINUX) {
             return;
         }
@@ -58,7 +63,7 @@ public final class SchedulerSlack {
         }
         int rc;
         try {
-            rc = (int) Prctl.HANDLE.invokeExact(PR_SET_TIMERSLACK, NANOS);
+            rc = (int) Prctl.HANDLE.invokeExact(PR_SET_TIMERSLACK, nanos);
         } catch (Throwable e) {
             throw new IllegalStateException("prctl(PR_SET_TIMERSLACK) failed", e);
         }
