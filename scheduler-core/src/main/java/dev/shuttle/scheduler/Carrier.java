@@ -267,7 +267,8 @@ final class Carrier extends CarrierThread implements IntPredicate {
     }
 
     /**
-     * Go's {@code findRunnable}: local work, then the global queue, then stealing, then park. Returns null when the
+     * Go's {@code findRunnable}: local work, then the global queue, then due timers, then the network poll without
+     * blocking, then stealing, then park. Returns null when the
      * carrier should re-check the pool state (it was woken, or the pool is stopping).
      */
     private Runnable findRunnable(Processor proc) {
@@ -281,6 +282,10 @@ final class Carrier extends CarrierThread implements IntPredicate {
             return found(task);
         }
         if (timers.fireAnyExpired(proc) > 0 && (task = takeLocal(proc)) != null) {
+            return found(task);
+        }
+        // Go's netpoll(0) before stealing: threads whose sockets are ready queue here, as woken timers do.
+        if (idle.netpoll.pollReady(this, proc) > 0 && (task = takeLocal(proc)) != null) {
             return found(task);
         }
         if (tryBeginSearching() && (task = WorkSearch.search(state, proc)) != null) {

@@ -7,8 +7,6 @@ import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeBuilder;
-import java.lang.classfile.CodeElement;
-import java.lang.classfile.CodeTransform;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.ClassDesc;
@@ -177,17 +175,5 @@ final class CarrierHooksTransformer extends JdkClassRewrite {
 
     private static boolean matches(MethodModel m, Target t) {
         return m.methodName().equalsString(t.method()) && m.methodType().equalsString(t.descriptor());
-    }
-
-    private record Prepend(Consumer<CodeBuilder> prologue) implements CodeTransform {
-        @Override
-        public void atStart(CodeBuilder cb) {
-            prologue.accept(cb);
-        }
-
-        @Override
-        public void accept(CodeBuilder cb, CodeElement element) {
-            cb.with(element);
-        }
     }
 }

@@ -30,6 +30,8 @@ final class CarrierPool extends ForkJoinPool {
     /** The timer heaps' earliest deadlines, as idle carriers, wakers and the monitor read them. */
     final TimerDeadlines deadlines;
     final HandOff handOff;
+    /** The network poll; idle until the agent hands it the JDK's pollers ({@link NetpollInstall}). */
+    final Netpoll netpoll = new Netpoll();
     final Idle idle;
     final Resize resize;
     final TimerService timers;
@@ -47,10 +49,10 @@ final class CarrierPool extends ForkJoinPool {
         this.deadlines = new TimerDeadlines(state);
         // Carriers are made only below, after every part they use exists.
         this.handOff = new HandOff(state, maxCarriers, keepAliveNanos, this::newCarrier);
-        this.idle = new Idle(state, deadlines, handOff);
+        this.idle = new Idle(state, deadlines, handOff, netpoll);
         this.resize = new Resize(state, handOff, idle);
         this.timers = new TimerService(state, idle, resize);
-        this.monitor = new Monitor(state, deadlines, idle, handOff, timeSliceNanos);
+        this.monitor = new Monitor(state, deadlines, idle, handOff, netpoll, timeSliceNanos);
         Processor[] initial = state.processors;
         this.initialCarriers = new CarrierThread[parallelism];
         for (int i = 0; i < parallelism; i++) {

@@ -44,6 +44,10 @@ abstract class CarrierThread extends Thread {
     private volatile int spareState;
     /** Set when the thread starts; read by the monitor. */
     private volatile ThreadActivity activity;
+    /** Raised by a waker before it looks for this carrier in the poll; cleared after each sleep there ({@link Netpoll}). */
+    volatile boolean pollWake;
+    /** Owner: this thread's memory for waiting on the poll set, allocated on its first poll. */
+    private EPoll.Buffer pollBuffer;
 
     CarrierThread(PoolState state, ThreadGroup group, int serial, Processor initial) {
         super(group, null, "shuttle-carrier-" + serial, 0, false);
@@ -51,6 +55,15 @@ abstract class CarrierThread extends Thread {
         this.serial = serial;
         this.p = initial;
         setDaemon(true);
+    }
+
+    /** Owner: this thread's memory for {@link EPoll#wait}, of {@code capacity} events. */
+    EPoll.Buffer pollBuffer(int capacity) {
+        EPoll.Buffer b = pollBuffer;
+        if (b == null) {
+            b = pollBuffer = new EPoll.Buffer(capacity);
+        }
+        return b;
     }
 
     /** Owner, once, as the thread starts: from now on the monitor can tell whether it is on a CPU. */

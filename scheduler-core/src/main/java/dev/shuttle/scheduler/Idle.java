@@ -68,16 +68,19 @@ final class Idle {
     private final HandOff handOff;
     /** The watcher and backup slots, and the test of whether they cover a deadline. */
     final TimerSleepers sleepers;
+    /** The network poll, which one idle carrier sleeps in once the JDK's pollers are adopted. */
+    final Netpoll netpoll;
     /** The monitor's thread; set once, while the pool is built (volatile: read only on the way to wake it). */
     private volatile Thread monitor;
     /** The monitor parks without a timeout while every processor is idle. */
     private volatile boolean monitorAsleep;
 
-    Idle(PoolState state, TimerDeadlines deadlines, HandOff handOff) {
+    Idle(PoolState state, TimerDeadlines deadlines, HandOff handOff, Netpoll netpoll) {
         this.state = state;
         this.deadlines = deadlines;
         this.handOff = handOff;
-        this.sleepers = new TimerSleepers(state, deadlines);
+        this.netpoll = netpoll;
+        this.sleepers = new TimerSleepers(state, deadlines, netpoll);
     }
 
     // ---- Waking: the publisher's side ----
@@ -85,12 +88,13 @@ final class Idle {
     /**
      * The one place that unparks the carrier holding a processor (an idle processor's carrier sleeps with it). An
      * unpark only ends a park; what the woken carrier does is decided by what the caller published before it (its
-     * idle bit cleared, a deadline, the retired flag, the stop), which the carrier reads when its park returns.
+     * idle bit cleared, a deadline, the retired flag, the stop), which the carrier reads when its park returns. A
+     * carrier sleeping in the network poll is woken through its eventfd ({@link Netpoll#wake}).
      */
     void unpark(Processor proc) {
         CarrierThread c = proc.holder();
         if (c != null) {
-            LockSupport.unpark(c);
+            netpoll.wake(c);
         }
     }
 
@@ -313,9 +317,10 @@ final class Idle {
             if (proc.retired) {
                 return coveredTimers ? RETIRED_COVERING : RETIRED;
             }
-            if ((deadlines.due() || workInSight(proc)) && idle.tryRemove(proc.index)) {
+            if ((deadlines.due() || proc.readyPollers != 0 || workInSight(proc)) && idle.tryRemove(proc.index)) {
                 proc.wakeUps++;
-                // Up to fire timers, or to take work seen (the backup's grace), and then perhaps to run a long task:
+                // Up to fire timers, to poll the pollers its sleep found ready, or to take work seen (the backup's
+                // grace), and then perhaps to run a long task:
                 // the timers that remain need another idle carrier, the backup if it covers them, else one woken to
                 // take the watch.
                 processorBusy();
@@ -380,7 +385,7 @@ final class Idle {
         }
         long at = backupDeadline(self);
         if (at == TimerHeap.NONE) {
-            LockSupport.park(this);
+            netpoll.sleep(self, this, -1);
             return false;
         }
         sleepers.sleepAsBackup(self, at);

@@ -1,9 +1,18 @@
 package dev.shuttle.scheduler;
 
+import java.lang.classfile.ClassFile;
+import java.lang.classfile.ClassModel;
+import java.lang.classfile.ClassTransform;
+import java.lang.classfile.CodeBuilder;
+import java.lang.classfile.CodeElement;
+import java.lang.classfile.CodeTransform;
+import java.lang.constant.ClassDesc;
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.instrument.UnmodifiableClassException;
 import java.security.ProtectionDomain;
+import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -37,6 +46,34 @@ abstract class JdkClassRewrite implements ClassFileTransformer {
     /** Why the rewrite failed, or null. */
     final Throwable failure() {
         return failure;
+    }
+
+    /**
+     * Adds a {@code static volatile} field of each name and type in {@code fields} to {@code model}, the class
+     * {@code className}, through which the agent hands code in {@code java.base} an object of a {@code java.base} type
+     * (Shuttle's classes are not visible there). Allowed only on the class's first load; throws if a field exists.
+     */
+    static ClassTransform addStaticFields(ClassModel model, String className, Map<String, ClassDesc> fields) {
+        for (String name : fields.keySet()) {
+            if (model.fields().stream().anyMatch(f -> f.fieldName().equalsString(name))) {
+                throw new IllegalStateException(className + " already has a field " + name);
+            }
+        }
+        return ClassTransform.endHandler(cb -> fields.forEach((name, type) ->
+                cb.withField(name, type, ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE)));
+    }
+
+    /** A method body transform that emits {@code prologue} at the start; the JDK's code follows unchanged. */
+    record Prepend(Consumer<CodeBuilder> prologue) implements CodeTransform {
+        @Override
+        public void atStart(CodeBuilder cb) {
+            prologue.accept(cb);
+        }
+
+        @Override
+        public void accept(CodeBuilder cb, CodeElement element) {
+            cb.with(element);
+        }
     }
 
     /** A rewrite of the one class {@code internalName} by a function of its class file alone. */

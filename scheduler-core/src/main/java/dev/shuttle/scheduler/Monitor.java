@@ -66,6 +66,7 @@ final class Monitor implements Runnable {
     private final TimerDeadlines deadlines;
     private final Idle idle;
     private final HandOff handOff;
+    private final Netpoll netpoll;
     private final long timeSliceNanos;
     private final Thread thread;
     /** Monitor-owned: what each processor looked like at the last look. */
@@ -90,7 +91,9 @@ final class Monitor implements Runnable {
     /** Processors taken from a carrier that was blocked or ran past its time slice. */
     private final AtomicLong retakes = new AtomicLong();
 
-    Monitor(PoolState state, TimerDeadlines deadlines, Idle idle, HandOff handOff, long timeSliceNanos) {
+    Monitor(PoolState state, TimerDeadlines deadlines, Idle idle, HandOff handOff, Netpoll netpoll,
+            long timeSliceNanos) {
+        this.netpoll = netpoll;
         this.state = state;
         this.deadlines = deadlines;
         this.idle = idle;
@@ -177,6 +180,7 @@ final class Monitor implements Runnable {
         for (Processor proc : all) {
             acted |= lookAt(proc, now, noneIdle && globalWaits);
         }
+        netpoll.monitorPoll(now);
         lastLook = now;
         return rescueLostWakeUp(now) || acted;
     }

@@ -119,6 +119,14 @@ final class Processor {
      * ({@link InvoluntarySwitches}): times the kernel took a carrier's core while it was runnable.
      */
     long involuntarySwitches;
+    /** Holder: the sleeps its carrier spent in the network poll ({@link Netpoll}). */
+    long pollsBlocking;
+    /** Holder: its carrier's polls that did not block. */
+    long pollsNonBlocking;
+    /** Holder: descriptors its carrier's polls found ready (each unparks the thread waiting for it). */
+    long polledDescriptors;
+    /** Holder: the JDK pollers its carrier's sleep in the poll found ready, a bit per poller, polled once it is up. */
+    long readyPollers;
     /** Holder: timers fired from this processor's own heap. */
     long timersFiredOwn;
     /** Holder: timers this processor's carrier fired from other processors' heaps. */

@@ -7,9 +7,10 @@ package dev.shuttle.scheduler;
  */
 record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, long emptyWakeUps, long timersArmed,
         long timersFired, long timersStolen, long handOffs, long retakes, long rescues, long spinsFound,
-        long spinsWasted, long involuntarySwitches) {
+        long spinsWasted, long involuntarySwitches, long pollsBlocking, long pollsNonBlocking, long pollsByMonitor,
+        long polledDescriptors) {
 
-    static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
     static SchedulerCounters of(CarrierPool pool) {
         long run = 0;
@@ -23,6 +24,9 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
         long spinsFound = 0;
         long spinsWasted = 0;
         long switches = 0;
+        long pollsBlocking = 0;
+        long pollsNonBlocking = 0;
+        long polled = pool.netpoll.monitorDescriptors;
         // Retired processors too: what they counted happened, and a carrier finishing its last task there may count on.
         for (Processor p : pool.state.everCreated()) {
             run += p.tasksRun;
@@ -36,10 +40,13 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
             spinsFound += p.spinsFound;
             spinsWasted += p.spinsWasted;
             switches += p.involuntarySwitches;
+            pollsBlocking += p.pollsBlocking;
+            pollsNonBlocking += p.pollsNonBlocking;
+            polled += p.polledDescriptors;
         }
         return new SchedulerCounters(run, steals, parks, wakeUps, emptyWakeUps, armed, fired, stolen,
                 pool.handOff.handOffs.get(), pool.monitor.retakes(), pool.monitor.rescues(), spinsFound, spinsWasted,
-                switches);
+                switches, pollsBlocking, pollsNonBlocking, pool.netpoll.monitorPolls, polled);
     }
 
     /** What happened between {@code earlier} and this reading. */
@@ -48,6 +55,8 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
                 wakeUps - earlier.wakeUps, emptyWakeUps - earlier.emptyWakeUps, timersArmed - earlier.timersArmed,
                 timersFired - earlier.timersFired, timersStolen - earlier.timersStolen, handOffs - earlier.handOffs,
                 retakes - earlier.retakes, rescues - earlier.rescues, spinsFound - earlier.spinsFound,
-                spinsWasted - earlier.spinsWasted, involuntarySwitches - earlier.involuntarySwitches);
+                spinsWasted - earlier.spinsWasted, involuntarySwitches - earlier.involuntarySwitches,
+                pollsBlocking - earlier.pollsBlocking, pollsNonBlocking - earlier.pollsNonBlocking,
+                pollsByMonitor - earlier.pollsByMonitor, polledDescriptors - earlier.polledDescriptors);
     }
 }

@@ -227,6 +227,26 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
         return InvoluntarySwitches.AVAILABLE ? counters().involuntarySwitches() : InvoluntarySwitches.UNAVAILABLE;
     }
 
+    @Override
+    public long getPollsBlocking() {
+        return counters().pollsBlocking();
+    }
+
+    @Override
+    public long getPollsNonBlocking() {
+        return counters().pollsNonBlocking();
+    }
+
+    @Override
+    public long getPollsByMonitor() {
+        return counters().pollsByMonitor();
+    }
+
+    @Override
+    public long getPollReadyDescriptors() {
+        return counters().polledDescriptors();
+    }
+
     SchedulerCounters counters() {
         return SchedulerCounters.of(pool);
     }

@@ -49,6 +49,10 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
     @Label("Involuntary Switches")
     @Description("Times a carrier's core was taken while it was runnable; -1 where it cannot be read")
     long involuntarySwitches;
+    @Label("Polls Blocking") @Description("Sleeps of an idle carrier in the network poll") long pollsBlocking;
+    @Label("Polls Non-blocking") @Description("Network polls by carriers that did not block") long pollsNonBlocking;
+    @Label("Polls by Monitor") long pollsByMonitor;
+    @Label("Poll Ready Descriptors") @Description("Descriptors the polls found ready") long pollReadyDescriptors;
     @Label("Scheduling Delay Samples") long delaySamples;
     @Label("Scheduling Delay p50") @Timespan(Timespan.NANOSECONDS) long delayP50;
     @Label("Scheduling Delay p99") @Timespan(Timespan.NANOSECONDS) long delayP99;
@@ -109,6 +113,10 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
             e.spinsWasted = d.spinsWasted();
             e.involuntarySwitches = InvoluntarySwitches.AVAILABLE ? d.involuntarySwitches()
                     : InvoluntarySwitches.UNAVAILABLE;
+            e.pollsBlocking = d.pollsBlocking();
+            e.pollsNonBlocking = d.pollsNonBlocking();
+            e.pollsByMonitor = d.pollsByMonitor();
+            e.pollReadyDescriptors = d.polledDescriptors();
             DelayHistogram.Snapshot delays = bean.delays.snapshot();
             e.setDelays(delays.minus(bean.lastEmittedDelays));
             bean.lastEmittedDelays = delays;

@@ -191,6 +191,36 @@ public interface ShuttleSchedulerMXBean {
     long getInvoluntarySwitches();
 
     /**
+     * Sleeps of an idle carrier in the network poll: with the agent on Linux, one idle carrier at a time sleeps in
+     * {@code epoll_wait} on the JDK's pollers instead of the JDK's poller threads (docs/design.md, "The network
+     * poller"). 0 where Shuttle does not drive the pollers ({@code -Dshuttle.netpoll=off}, the explicit API).
+     *
+     * @return the number of sleeps in the network poll
+     */
+    long getPollsBlocking();
+
+    /**
+     * Network polls that did not block, by carriers that ran out of work while nobody slept in the poll.
+     *
+     * @return the number of non-blocking polls by carriers
+     */
+    long getPollsNonBlocking();
+
+    /**
+     * Network polls by the monitor, when every carrier was busy and nobody had polled for 10 ms.
+     *
+     * @return the number of polls by the monitor
+     */
+    long getPollsByMonitor();
+
+    /**
+     * Descriptors the network polls found ready: each unparks the virtual thread waiting for it.
+     *
+     * @return the number of descriptors found ready
+     */
+    long getPollReadyDescriptors();
+
+    /**
      * Each processor's state now.
      *
      * @return each processor's state now

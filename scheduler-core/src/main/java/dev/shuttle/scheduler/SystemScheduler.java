@@ -29,6 +29,8 @@ import java.util.concurrent.Executor;
  *       remove the transformer.</li>
  *   <li>Start the scheduler and store its executor in {@code ThreadBuilders.shuttle$defaultScheduler}. From then on
  *       virtual threads created from platform threads without an explicit scheduler run on it.</li>
+ *   <li>Unless {@code -D}{@value NetpollInstall#PROPERTY}{@code =off}, hand it the JDK's pollers once the JDK creates
+ *       them ({@link NetpollInstall}): its carriers then wait for the network, and no poller thread starts.</li>
  * </ol>
  * Any problem is returned as one line naming the property and its value; the agent prints it and exits.
  */
@@ -154,7 +156,7 @@ final class SystemScheduler {
             return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
         }
-        return null;
+        return NetpollInstall.install(inst, scheduler.pool());
     }
 
     /**

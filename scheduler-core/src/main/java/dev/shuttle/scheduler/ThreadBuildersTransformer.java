@@ -6,13 +6,12 @@ import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.ClassTransform;
 import java.lang.classfile.CodeBuilder;
-import java.lang.classfile.CodeElement;
-import java.lang.classfile.CodeTransform;
 import java.lang.classfile.Label;
 import java.lang.classfile.MethodModel;
 import java.lang.constant.ClassDesc;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
+import java.util.Map;
 import java.util.concurrent.Executor;
 
 /**
@@ -93,40 +92,26 @@ final class ThreadBuildersTransformer extends JdkClassRewrite.OfClass {
         if (!found) {
             throw new IllegalStateException(CLASS_NAME + " has no method " + METHOD + METHOD_TYPE.descriptorString());
         }
-        if (model.fields().stream().anyMatch(f -> f.fieldName().equalsString(FIELD))) {
-            throw new IllegalStateException(CLASS_NAME + " already has a field " + FIELD);
-        }
-        ClassTransform addField = ClassTransform.endHandler(cb -> cb.withField(FIELD, CD_EXECUTOR,
-                ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE).withField(DELAYS_FIELD,
-                ClassDesc.of(java.util.function.ObjIntConsumer.class.getName()),
-                ClassFile.ACC_STATIC | ClassFile.ACC_VOLATILE));
         ClassTransform prepend = ClassTransform.transformingMethodBodies(ThreadBuildersTransformer::isTarget,
-                new PrependDefaultScheduler());
-        return cf.transformClass(model, prepend.andThen(addField));
+                new Prepend(ThreadBuildersTransformer::defaultScheduler));
+        return cf.transformClass(model, prepend.andThen(addStaticFields(model, CLASS_NAME, Map.of(FIELD, CD_EXECUTOR,
+                DELAYS_FIELD, ClassDesc.of(java.util.function.ObjIntConsumer.class.getName())))));
     }
 
     private static boolean isTarget(MethodModel m) {
         return m.methodName().equalsString(METHOD) && m.methodType().equalsString(METHOD_TYPE.descriptorString());
     }
 
-    /** Emits the {@code if} at the start of {@code newVirtualThread}; the JDK's code follows unchanged. */
-    private static final class PrependDefaultScheduler implements CodeTransform {
-        @Override
-        public void atStart(CodeBuilder cb) {
-            Label jdkCode = cb.newLabel();
-            cb.aload(0)                                     // scheduler (slot 0: the method is static)
-              .ifnonnull(jdkCode)
-              .invokestatic(CD_Thread, "currentThread", MethodTypeDesc.of(CD_Thread))
-              .invokevirtual(CD_Thread, "isVirtual", MethodTypeDesc.of(CD_boolean))
-              .ifne(jdkCode)
-              .getstatic(CD_THREAD_BUILDERS, FIELD, CD_EXECUTOR)
-              .astore(0)
-              .labelBinding(jdkCode);
-        }
-
-        @Override
-        public void accept(CodeBuilder cb, CodeElement element) {
-            cb.with(element);
-        }
+    /** The {@code if} at the start of {@code newVirtualThread}. */
+    private static void defaultScheduler(CodeBuilder cb) {
+        Label jdkCode = cb.newLabel();
+        cb.aload(0)                                     // scheduler (slot 0: the method is static)
+          .ifnonnull(jdkCode)
+          .invokestatic(CD_Thread, "currentThread", MethodTypeDesc.of(CD_Thread))
+          .invokevirtual(CD_Thread, "isVirtual", MethodTypeDesc.of(CD_boolean))
+          .ifne(jdkCode)
+          .getstatic(CD_THREAD_BUILDERS, FIELD, CD_EXECUTOR)
+          .astore(0)
+          .labelBinding(jdkCode);
     }
 }

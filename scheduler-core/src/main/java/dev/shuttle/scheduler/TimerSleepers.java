@@ -3,7 +3,6 @@ package dev.shuttle.scheduler;
 import dev.shuttle.timers.TimerHeap;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The two idle carriers that sleep toward the timers' earliest deadline, as two slots; the one test of whether a
@@ -75,6 +74,8 @@ final class TimerSleepers {
 
     private final PoolState state;
     private final TimerDeadlines deadlines;
+    /** Where a slot holder sleeps: parked, or in the network poll if the pool drives it. */
+    private final Netpoll netpoll;
     /** The idle carrier parked with a timeout for the earliest deadline, or {@link #NO_ONE}. */
     private volatile int watcher = NO_ONE;
     /** What the watcher sleeps toward; {@link TimerHeap#NONE} when there is no watcher. */
@@ -95,7 +96,8 @@ final class TimerSleepers {
      */
     private volatile long awayNanos;
 
-    TimerSleepers(PoolState state, TimerDeadlines deadlines) {
+    TimerSleepers(PoolState state, TimerDeadlines deadlines, Netpoll netpoll) {
+        this.netpoll = netpoll;
         this.state = state;
         this.deadlines = deadlines;
     }
@@ -219,7 +221,7 @@ final class TimerSleepers {
             long now = System.nanoTime();
             long delay = until - self.parkLead - now;
             if (delay > 0) {
-                LockSupport.parkNanos(this, delay);
+                netpoll.sleep(self, this, delay);
                 long overshoot = System.nanoTime() - (now + delay);
                 if (overshoot >= 0) {
                     self.parkLead = nextParkLead(self.parkLead, overshoot);
@@ -241,7 +243,7 @@ final class TimerSleepers {
         try {
             long delay = at - System.nanoTime();
             if (delay > 0) {
-                LockSupport.parkNanos(this, delay);
+                netpoll.sleep(self, this, delay);
             }
             long now = System.nanoTime();
             if (now - at >= 0) {

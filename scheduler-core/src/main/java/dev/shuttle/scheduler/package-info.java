@@ -31,6 +31,7 @@
  * (blocking: the blocking hooks, the hand-off of a stuck carrier's processor, the spare carrier threads) and
  * {@link dev.shuttle.scheduler.TimerSleepers} (the watcher and backup slots, the one test of whether a sleeper covers
  * a deadline, the timed sleeps); then state that calls nothing above it ({@code PoolState}, {@code TimerDeadlines},
+ * {@link dev.shuttle.scheduler.Netpoll} (the network poll: where an idle carrier sleeps, and how it is woken),
  * {@code Processor}, {@link dev.shuttle.scheduler.CarrierThread}, {@code IdleSet}, {@code RunQueue},
  * {@link dev.shuttle.scheduler.SearchBackoff}, {@link dev.shuttle.scheduler.SpinAdvice}). Why the cut falls there:
  * waking is where queueing, arming, draining and the monitor's rescue all end, so {@code Idle} sits below them all,
@@ -135,6 +136,17 @@
  * carrier that lost its processor finishes its virtual thread's run, then waits as a spare until {@code keepAlive}
  * ends it (docs/design.md, "Blocking and the monitor").
  *
+ * <h2>The network poll</h2>
+ * With the agent the carriers drive the JDK's pollers ({@link dev.shuttle.scheduler.Netpoll}, Go's {@code netpoll}):
+ * one idle carrier at a time sleeps in {@code epoll_wait} on a set holding every JDK poller's epoll descriptor and an
+ * eventfd, wherever it would have parked ({@code Idle.sleep}, {@code TimerSleepers}' timed sleeps); readiness gets it
+ * up as a due timer does, and between tasks it has the ready pollers poll, so the threads they unpark queue on its own
+ * processor. Carriers poll without blocking before they steal while nobody sleeps in the poll; the monitor polls after
+ * 10 ms without one. {@code Idle.unpark} wakes the poll sleeper through the eventfd ({@code Netpoll.wake}). The JDK's
+ * poller threads never start ({@link dev.shuttle.scheduler.PollersTransformer},
+ * {@link dev.shuttle.scheduler.NetpollInstall}); in every other pool {@code Netpoll} parks and unparks as before
+ * (docs/design.md, "The network poller").
+ *
  * <h2>The monitor</h2>
  * {@code Monitor} looks at every busy processor now and then, backing off as Go's sysmon does since nothing waits for
  * it in the common case. A processor that stood still with work waiting is marked stuck and an idle carrier woken to
@@ -213,6 +225,9 @@
  *       from waiting ({@code CarrierThread}, {@code HandOff}).</li>
  *   <li>{@code StalePushVersusParkStress}: a push to a processor its carrier lost versus that processor going idle
  *       ({@code Carrier.pushLocal}).</li>
+ *   <li>{@code NetpollWakeStress}: a wake versus a carrier entering the network poll: the waker raises the carrier's
+ *       flag then looks for it in the poll (eventfd if there, unpark if not); the sleeper claims the poll then reads
+ *       its flag ({@code Netpoll.wake}, {@code Netpoll.enterPoll}).</li>
  *   <li>{@code TimerArmVersusWatcherStress}: the watcher publishes its deadline then reads the heaps; an arming thread
  *       publishes its timer then reads the watcher's deadline ({@code Idle.watchDeadline}, {@code Idle.awakeBy}).</li>
  *   <li>{@code TwoThievesStress}: two thieves on one queue: only the consumer flag's owner takes

@@ -13,7 +13,7 @@ class BackupSlotTest {
 
     @Test
     void oneCarrierHoldsTheBackupAtATime() {
-        TimerSleepers backup = new TimerSleepers(null, null);
+        TimerSleepers backup = new TimerSleepers(null, null, new Netpoll());
         assertEquals(T0 + TimerSleepers.MIN_GRACE_NANOS, backup.claimBackup(0, T0, T0));
         assertEquals(TimerHeap.NONE, backup.claimBackup(1, T0, T0));
         assertEquals(0, backup.backupHolder());
@@ -26,7 +26,7 @@ class BackupSlotTest {
 
     @Test
     void coversDeadlinesWithinTheMaximumGraceOfWhenTheHolderWakesButNotForItself() {
-        TimerSleepers backup = new TimerSleepers(null, null);
+        TimerSleepers backup = new TimerSleepers(null, null, new Netpoll());
         assertFalse(backup.covers(T0, 1, 0, true), "nobody holds it");
         long until = backup.claimBackup(0, T0, T0);
         assertTrue(backup.covers(T0, 1, 0, true));
@@ -40,7 +40,7 @@ class BackupSlotTest {
 
     @Test
     void graceDoublesWhileBackupWakesAreQuietUpToTheMaximumAndDropsWhenOneFindsWork() {
-        TimerSleepers backup = new TimerSleepers(null, null);
+        TimerSleepers backup = new TimerSleepers(null, null, new Netpoll());
         long grace = TimerSleepers.MIN_GRACE_NANOS;
         for (int i = 0; i < 10; i++) {
             assertEquals(T0 + grace, backup.claimBackup(0, T0, T0));
@@ -59,7 +59,7 @@ class BackupSlotTest {
 
     @Test
     void aDeadlineHalfTheClockAwayGetsNoGraceSinceTheSumWouldReadAsPast() {
-        TimerSleepers backup = new TimerSleepers(null, null);
+        TimerSleepers backup = new TimerSleepers(null, null, new Netpoll());
         long never = T0 + Long.MAX_VALUE - 10;
         long until = backup.claimBackup(0, never, T0);
         assertEquals(never, until);
@@ -69,7 +69,7 @@ class BackupSlotTest {
 
     @Test
     void anOverdueDeadlineKeepsItsGrace() {
-        TimerSleepers backup = new TimerSleepers(null, null);
+        TimerSleepers backup = new TimerSleepers(null, null, new Netpoll());
         long overdue = T0 - 5_000_000;
         assertEquals(overdue + TimerSleepers.MIN_GRACE_NANOS, backup.claimBackup(0, overdue, T0));
     }
