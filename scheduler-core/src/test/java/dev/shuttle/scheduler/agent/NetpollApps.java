@@ -400,7 +400,6 @@ public final class NetpollApps {
             });
             Semaphore inFlight = new Semaphore(256);
             CountDownLatch done = new CountDownLatch(n);
-            long start = System.nanoTime();
             for (int i = 0; i < n; i++) {
                 inFlight.acquire();
                 long id = i;
@@ -424,12 +423,10 @@ public final class NetpollApps {
                 });
             }
             boolean ended = done.await(60, TimeUnit.SECONDS);
-            long millis = (System.nanoTime() - start) / 1_000_000;
             server.close();
             join(acceptor);
             check(n + " connections each answered once", ended && answered.get() == n && failure.get() == null,
                     answered.get() + " answered, failure " + failure.get());
-            info(n + " connections took ms", millis);
         }
     }
 
