@@ -1,5 +1,6 @@
 package dev.shuttle.bench;
 
+import dev.shuttle.bench.server.EchoBench;
 import dev.shuttle.bench.server.Endpoint;
 import dev.shuttle.bench.server.Framework;
 import dev.shuttle.bench.server.LowLoadBench;
@@ -18,8 +19,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * What CI runs: every benchmark in the jar (including {@code dev.shuttle.bench.lock} when present), one fork, no
  * warmup, one 100 ms iteration, with the smallest sizes where the defaults are large, then the real-server benchmark
  * with its smoke settings on each server framework, Helidon and the JDK's HttpServer (a few seconds per scheduler and
- * server, each its own line), and {@code LowLoadBench} with a few hundred requests (which fails if a Shuttle run's
- * requests did not run on Shuttle). A benchmark fails if JMH reports an error or it produces no result; a server fails if
+ * server, each its own line), {@code LowLoadBench} with a few hundred requests (which fails if a Shuttle run's
+ * requests did not run on Shuttle) and {@code EchoBench} with a few hundred round trips (which fails the same way, or
+ * if an echo is lost). A benchmark fails if JMH reports an error or it produces no result; a server fails if
  * its requests run on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
  * failure.
  */
@@ -94,22 +96,39 @@ public final class SmokeRun {
                     + " (smoke settings)", outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
                     outcome.equals("ok") ? lost : " " + outcome);
         }
-        long t0 = System.nanoTime();
-        String outcome;
-        try {
-            LowLoadBench.run(1, 400, 200, List.of(1, 2), List.of());
-            passed++;
-            outcome = "ok";
-        } catch (Exception e) {
-            failed++;
-            outcome = "FAILED: " + QuickCompare.rootCause(e);
+        boolean[] lowLoad = {
+            smoke("server.LowLoadBench (400 requests)", () -> LowLoadBench.run(1, 400, 200, List.of(1, 2), List.of())),
+            smoke("server.EchoBench (400 round trips)",
+                    () -> EchoBench.run(EchoBench.Args.parse("--rounds", "1", "--round-trips", "400", "--warmup",
+                            "200")))};
+        for (boolean ok : lowLoad) {
+            if (ok) {
+                passed++;
+            } else {
+                failed++;
+            }
         }
-        System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.LowLoadBench (400 requests)",
-                outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
-                outcome.equals("ok") ? "" : " " + outcome);
-        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n", benchmarks.size() + Framework.values().length + 1,
-                (System.nanoTime() - start) / 1e9);
+        System.out.printf("SmokeRun: %d benchmarks in %.0f s%n",
+                benchmarks.size() + Framework.values().length + lowLoad.length, (System.nanoTime() - start) / 1e9);
         System.out.println("SmokeRun: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 && passed > 0 ? 0 : 1);
+    }
+
+    interface Run {
+        Object run() throws Exception;
+    }
+
+    /** Runs one benchmark outside JMH and prints its {@code SmokeRun:} line; returns whether it ran without failing. */
+    private static boolean smoke(String name, Run run) {
+        long t0 = System.nanoTime();
+        String failure = null;
+        try {
+            run.run();
+        } catch (Exception e) {
+            failure = "FAILED: " + QuickCompare.rootCause(e);
+        }
+        System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", name, failure == null ? "ok" : "",
+                (System.nanoTime() - t0) / 1e9, failure == null ? "" : " " + failure);
+        return failure == null;
     }
 }

@@ -196,7 +196,7 @@ public final class LowLoadApp {
     }
 
     /** Every numeric attribute of Shuttle's JVM-wide scheduler MXBean; empty on the JDK default. */
-    private static Map<String, Long> schedulerCounters() throws Exception {
+    static Map<String, Long> schedulerCounters() throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         Map<String, Long> values = new LinkedHashMap<>();
         if (!server.isRegistered(SCHEDULER)) {

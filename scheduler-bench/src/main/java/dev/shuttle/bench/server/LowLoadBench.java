@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,11 +48,11 @@ public final class LowLoadBench {
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
-                case "--rounds" -> rounds = positive(args[i], value);
-                case "--requests" -> requests = positive(args[i], value);
-                case "--warmup" -> warmup = positive(args[i], value);
-                case "--clients" -> clientCounts = parseList(value);
-                case "--baseline" -> baselines.add(Path.of(require(args[i], value)));
+                case "--rounds" -> rounds = AlternatedRounds.positive(args[i], value);
+                case "--requests" -> requests = AlternatedRounds.positive(args[i], value);
+                case "--warmup" -> warmup = AlternatedRounds.positive(args[i], value);
+                case "--clients" -> clientCounts = AlternatedRounds.positives(args[i], value);
+                case "--baseline" -> baselines.add(Path.of(AlternatedRounds.require(args[i], value)));
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + "; usage: LowLoadBench [--rounds N] [--requests N] [--warmup N] [--clients 1,4]"
                         + " [--baseline DIR]");
@@ -148,12 +147,7 @@ public final class LowLoadBench {
             throw new IllegalStateException(config.name() + " failed (exit " + process.exitValue() + "): "
                     + String.join(" ", command));
         }
-        Map<String, Long> pairs = new LinkedHashMap<>();
-        for (String pair : result.substring("RESULT ".length()).split(" ")) {
-            int eq = pair.indexOf('=');
-            pairs.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
-        }
-        return pairs;
+        return AlternatedRounds.parseResult(result);
     }
 
     /** The run's counts per request; CPU in µs, the early answers in percent. */
@@ -175,79 +169,10 @@ public final class LowLoadBench {
 
     private static String report(Map<Integer, Map<String, List<Map<String, Double>>>> results, List<Config> configs,
             int rounds, int requests) {
-        StringBuilder md = new StringBuilder();
-        md.append(String.format(Locale.ROOT, "LowLoadBench: %d rounds of %d measured requests per configuration;"
+        String heading = String.format(Locale.ROOT, "LowLoadBench: %d rounds of %d measured requests per configuration;"
                 + " values per request, median [lowest, highest] over the rounds; ratio = median of the per-round"
                 + " ratios to jdk with its 95 %% bootstrap interval (a verdict needs %d rounds)%n", rounds, requests,
-                RatioInterval.MIN_ROUNDS));
-        for (var byClients : results.entrySet()) {
-            md.append(String.format(Locale.ROOT, "%n%d client(s) in flight%n", byClients.getKey()));
-            Map<String, List<Map<String, Double>>> byConfig = byClients.getValue();
-            TreeSet<String> metrics = new TreeSet<>();
-            byConfig.values().forEach(runs -> runs.forEach(run -> metrics.addAll(run.keySet())));
-            for (String metric : metrics) {
-                md.append(String.format(Locale.ROOT, "  %-40s", metric));
-                List<Map<String, Double>> jdk = byConfig.get("jdk");
-                for (Config config : configs) {
-                    List<Map<String, Double>> runs = byConfig.get(config.name());
-                    double[] v = runs.stream().mapToDouble(r -> r.getOrDefault(metric, Double.NaN)).toArray();
-                    if (Double.isNaN(v[0])) {
-                        md.append(String.format(Locale.ROOT, " %s -", config.name()));
-                        continue;
-                    }
-                    md.append(String.format(Locale.ROOT, " %s %.3f [%.3f, %.3f]", config.name(),
-                            RatioInterval.median(v), min(v), max(v)));
-                    if (!config.name().equals("jdk")) {
-                        double[] ratios = new double[v.length];
-                        for (int i = 0; i < v.length; i++) {
-                            double j = jdk.get(i).getOrDefault(metric, Double.NaN);
-                            ratios[i] = j == 0 ? Double.NaN : v[i] / j;
-                        }
-                        md.append(" (").append(RatioInterval.of(ratios).format()).append(')');
-                    }
-                }
-                md.append('\n');
-            }
-        }
-        return md.toString();
-    }
-
-    private static double min(double[] v) {
-        double m = Double.POSITIVE_INFINITY;
-        for (double x : v) {
-            m = Math.min(m, x);
-        }
-        return m;
-    }
-
-    private static double max(double[] v) {
-        double m = Double.NEGATIVE_INFINITY;
-        for (double x : v) {
-            m = Math.max(m, x);
-        }
-        return m;
-    }
-
-    private static int positive(String flag, String value) {
-        int n = Integer.parseInt(require(flag, value));
-        if (n < 1) {
-            throw new IllegalArgumentException(flag + " must be at least 1: " + value);
-        }
-        return n;
-    }
-
-    private static String require(String flag, String value) {
-        if (value == null) {
-            throw new IllegalArgumentException(flag + " needs a value");
-        }
-        return value;
-    }
-
-    private static List<Integer> parseList(String value) {
-        List<Integer> list = new ArrayList<>();
-        for (String s : require("--clients", value).split(",")) {
-            list.add(positive("--clients", s.strip()));
-        }
-        return List.copyOf(list);
+                RatioInterval.MIN_ROUNDS);
+        return AlternatedRounds.report(heading, results, configs.stream().map(Config::name).toList());
     }
 }

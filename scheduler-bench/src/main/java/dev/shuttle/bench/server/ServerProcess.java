@@ -23,11 +23,13 @@ final class ServerProcess implements AutoCloseable {
     private static final String AGENT_PROPERTY = "shuttle.agentJar";
 
     private final Process process;
+    private final BufferedReader out;
     private final int port;
     private final List<String> command;
 
-    private ServerProcess(Process process, int port, List<String> command) {
+    private ServerProcess(Process process, BufferedReader out, int port, List<String> command) {
         this.process = process;
+        this.out = out;
         this.port = port;
         this.command = command;
     }
@@ -59,13 +61,22 @@ final class ServerProcess implements AutoCloseable {
     }
 
     static ServerProcess start(Framework framework, boolean shuttle, List<String> extraFlags) throws IOException {
+        return start(framework.mainClass(), shuttle, extraFlags);
+    }
+
+    /**
+     * Starts {@code main} with {@code args} as a server: it must print {@code PORT <n>} once it listens and end when
+     * its standard input closes.
+     */
+    static ServerProcess start(Class<?> main, boolean shuttle, List<String> extraFlags, String... args)
+            throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(commonFlags());
         command.addAll(shuttle ? shuttleFlags() : jdkMeasuringFlags());
         command.addAll(extraFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"),
-                framework.mainClass().getName()));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.US_ASCII));
@@ -74,7 +85,7 @@ final class ServerProcess implements AutoCloseable {
             process.destroyForcibly();
             throw new IOException("the server did not start (no PORT line): " + String.join(" ", command));
         }
-        return new ServerProcess(process, Integer.parseInt(line.substring(5).strip()), command);
+        return new ServerProcess(process, out, Integer.parseInt(line.substring(5).strip()), command);
     }
 
     /**
@@ -127,6 +138,24 @@ final class ServerProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Sends {@code request} as a line to the server's standard input and returns the first line it prints that starts
+     * with {@code replyPrefix}; lines before it go to this process's standard error.
+     *
+     * @throws IOException if the server ends first
+     */
+    String ask(String request, String replyPrefix) throws IOException {
+        process.getOutputStream().write((request + "\n").getBytes(StandardCharsets.US_ASCII));
+        process.getOutputStream().flush();
+        for (String line; (line = out.readLine()) != null; ) {
+            if (line.startsWith(replyPrefix)) {
+                return line;
+            }
+            System.err.println("server: " + line);
+        }
+        throw new IOException("the server ended without answering " + request + ": " + commandLine());
     }
 
     /** The server JVM's process id, for a profiler to attach to. */

@@ -1,0 +1,137 @@
+package dev.shuttle.bench.server;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * What the low-load benchmarks ({@link LowLoadBench}, {@link EchoBench}) share: their arguments, a child JVM's
+ * {@code RESULT name=value ...} line, and the table of a configuration's metrics over alternated rounds, each as its
+ * median with the lowest and highest round, and beside the baseline configuration the median of the per-round ratios
+ * with its 95 % interval ({@link RatioInterval}).
+ */
+final class AlternatedRounds {
+    private AlternatedRounds() {
+    }
+
+    /**
+     * The pairs of a {@code RESULT name=value ...} line.
+     *
+     * @throws IllegalArgumentException if the line is not one, or a value is not a whole number
+     */
+    static Map<String, Long> parseResult(String line) {
+        if (!line.startsWith("RESULT ")) {
+            throw new IllegalArgumentException("not a RESULT line: " + line);
+        }
+        Map<String, Long> pairs = new LinkedHashMap<>();
+        for (String pair : line.substring("RESULT ".length()).strip().split(" +")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("not name=value: '" + pair + "' in " + line);
+            }
+            pairs.put(pair.substring(0, eq), Long.parseLong(pair.substring(eq + 1)));
+        }
+        return pairs;
+    }
+
+    /**
+     * {@code heading}, then for each client count a {@link #table} of its configurations against {@code jdk}.
+     *
+     * @param results results.get(clients).get(configuration) = one map of metric to value per round
+     */
+    static String report(String heading, Map<Integer, Map<String, List<Map<String, Double>>>> results,
+            List<String> order) {
+        StringBuilder md = new StringBuilder(heading);
+        for (var byClients : results.entrySet()) {
+            md.append(String.format(Locale.ROOT, "%n%d client(s) in flight%n", byClients.getKey()));
+            md.append(table(byClients.getValue(), order, "jdk"));
+        }
+        return md.toString();
+    }
+
+    /**
+     * One line per metric that any run has: for each configuration in {@code order}, {@code name median [lowest,
+     * highest]} over its rounds and, for all but {@code baseline}, the per-round ratios to {@code baseline}'s round
+     * of the same index. A configuration without the metric shows {@code name -}.
+     *
+     * @param byConfig each configuration's runs, one map of metric to value per round, in round order
+     */
+    static String table(Map<String, List<Map<String, Double>>> byConfig, List<String> order, String baseline) {
+        StringBuilder md = new StringBuilder();
+        TreeSet<String> metrics = new TreeSet<>();
+        byConfig.values().forEach(runs -> runs.forEach(run -> metrics.addAll(run.keySet())));
+        List<Map<String, Double>> base = byConfig.get(baseline);
+        for (String metric : metrics) {
+            md.append(String.format(Locale.ROOT, "  %-40s", metric));
+            for (String config : order) {
+                double[] v = byConfig.get(config).stream().mapToDouble(r -> r.getOrDefault(metric, Double.NaN))
+                        .toArray();
+                if (Double.isNaN(v[0])) {
+                    md.append(String.format(Locale.ROOT, " %s -", config));
+                    continue;
+                }
+                md.append(String.format(Locale.ROOT, " %s %.3f [%.3f, %.3f]", config, RatioInterval.median(v),
+                        min(v), max(v)));
+                if (!config.equals(baseline)) {
+                    double[] ratios = new double[v.length];
+                    for (int i = 0; i < v.length; i++) {
+                        double b = base.get(i).getOrDefault(metric, Double.NaN);
+                        ratios[i] = b == 0 ? Double.NaN : v[i] / b;
+                    }
+                    md.append(" (").append(RatioInterval.of(ratios).format()).append(')');
+                }
+            }
+            md.append('\n');
+        }
+        return md.toString();
+    }
+
+    static double min(double[] v) {
+        double m = Double.POSITIVE_INFINITY;
+        for (double x : v) {
+            m = Math.min(m, x);
+        }
+        return m;
+    }
+
+    static double max(double[] v) {
+        double m = Double.NEGATIVE_INFINITY;
+        for (double x : v) {
+            m = Math.max(m, x);
+        }
+        return m;
+    }
+
+    /** {@code value} as a whole number of at least 1, for {@code flag}. */
+    static int positive(String flag, String value) {
+        int n;
+        try {
+            n = Integer.parseInt(require(flag, value));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " takes a whole number: " + value);
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException(flag + " must be at least 1: " + value);
+        }
+        return n;
+    }
+
+    static String require(String flag, String value) {
+        if (value == null) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return value;
+    }
+
+    /** A comma-separated list of whole numbers of at least 1, for {@code flag}. */
+    static List<Integer> positives(String flag, String value) {
+        List<Integer> list = new ArrayList<>();
+        for (String s : require(flag, value).split(",")) {
+            list.add(positive(flag, s.strip()));
+        }
+        return List.copyOf(list);
+    }
+}

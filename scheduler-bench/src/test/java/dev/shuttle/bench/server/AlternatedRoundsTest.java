@@ -1,0 +1,55 @@
+package dev.shuttle.bench.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class AlternatedRoundsTest {
+
+    @Test
+    void aResultLineGivesItsPairsInOrder() {
+        Map<String, Long> pairs = AlternatedRounds.parseResult("RESULT echoes=20 cpuNanos=123456789 mx.Polls=-3");
+        assertEquals(List.of("echoes", "cpuNanos", "mx.Polls"), List.copyOf(pairs.keySet()));
+        assertEquals(123_456_789L, pairs.get("cpuNanos"));
+        assertEquals(-3L, pairs.get("mx.Polls"));
+    }
+
+    @Test
+    void anythingElseIsRefusedNamingTheLine() {
+        assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.parseResult("PORT 80"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AlternatedRounds.parseResult("RESULT echoes"));
+        assertTrue(e.getMessage().contains("echoes"), e.getMessage());
+        assertThrows(NumberFormatException.class, () -> AlternatedRounds.parseResult("RESULT a=1.5"));
+    }
+
+    @Test
+    void theTableShowsMediansAndRatiosToTheBaselineRoundByRound() {
+        Map<String, List<Map<String, Double>>> byConfig = new LinkedHashMap<>();
+        byConfig.put("jdk", List.of(Map.of("cpu", 10.0, "jdkOnly", 1.0), Map.of("cpu", 20.0, "jdkOnly", 1.0),
+                Map.of("cpu", 30.0, "jdkOnly", 1.0)));
+        // Per-round ratios 0.5, 0.5, 0.5: the median of the ratios, not the ratio of the medians.
+        byConfig.put("shuttle", List.of(Map.of("cpu", 5.0), Map.of("cpu", 10.0), Map.of("cpu", 15.0)));
+        String table = AlternatedRounds.table(byConfig, List.of("jdk", "shuttle"), "jdk");
+        List<String> lines = table.lines().toList();
+        assertEquals(2, lines.size(), table);
+        assertTrue(lines.get(0).contains("jdk 20.000 [10.000, 30.000]"), table);
+        assertTrue(lines.get(0).contains("shuttle 10.000 [5.000, 15.000] (0.50x [0.50, 0.50]"), table);
+        assertTrue(lines.get(0).endsWith("unresolved)"), "three rounds decide nothing: " + table);
+        assertTrue(lines.get(1).contains("jdkOnly") && lines.get(1).endsWith("shuttle -"), table);
+    }
+
+    @Test
+    void argumentsAreWholePositiveNumbers() {
+        assertEquals(3, AlternatedRounds.positive("--rounds", "3"));
+        assertEquals(List.of(1, 2), AlternatedRounds.positives("--clients", "1, 2"));
+        assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.positive("--rounds", "0"));
+        assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.positive("--rounds", "x"));
+        assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.positive("--rounds", null));
+    }
+}
