@@ -34,7 +34,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import javax.management.AttributeNotFoundException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
@@ -48,8 +47,8 @@ import javax.management.ObjectName;
  * <p>Usage: {@code NetpollApps io <connections>} (every blocking operation, readiness, timeouts, interrupt and close
  * while blocked, a {@code Selector}, then {@code connections} request/response connections, all while a virtual
  * thread ticks every millisecond) or {@code NetpollApps compute <wakes>} (two virtual threads spin while a reader is
- * woken by readiness {@code wakes} times). System properties read: {@code shuttle.netpoll} and
- * {@code shuttle.netpoll.expectAdopted} (whether Shuttle's carriers must have taken over the JDK's pollers).
+ * woken by readiness {@code wakes} times). System properties read: {@code shuttle.netpoll} (on a Shuttle scheduler, whether
+ * Shuttle's carriers must have taken over the JDK's pollers).
  *
  * <p>Bounds on time are margins a loaded 2-core machine cannot break (a tick gap of 1 s, a wake within 2 s); what the
  * scheduler should achieve (a tick every millisecond, a wake within the monitor's 10 ms) is printed as {@code info}.
@@ -482,7 +481,7 @@ public final class NetpollApps {
 
     /**
      * The JDK's poller threads: present on the JDK's scheduler and with {@code shuttle.netpoll=off}; absent, and
-     * Shuttle's poll counters moving, once Shuttle's carriers drive polling ({@code shuttle.netpoll.expectAdopted}).
+     * Shuttle's poll counters moving, on Shuttle with {@code shuttle.netpoll} on.
      */
     private void pollers() throws Exception {
         boolean masterPoller = Thread.getAllStackTraces().keySet().stream()
@@ -497,7 +496,7 @@ public final class NetpollApps {
         boolean netpollOn = shuttle.isPresent() && !"off".equals(System.getProperty("shuttle.netpoll", "on"));
         info("threads", "MasterPoller " + masterPoller + ", SubPoller virtual threads " + subPollers);
         long[] counters = shuttle.isPresent() ? netpollCounters(shuttle.get()) : null;
-        String shown = counters == null ? "absent" : String.format(
+        String shown = counters == null ? "no Shuttle scheduler" : String.format(
                 "PollsBlocking=%d PollsNonBlocking=%d PollsByMonitor=%d PollReadyDescriptors=%d",
                 counters[0], counters[1], counters[2], counters[3]);
         if (shuttle.isPresent()) {
@@ -506,7 +505,7 @@ public final class NetpollApps {
         if (!netpollOn) {
             check("the JDK's MasterPoller thread and SubPoller virtual threads deliver readiness",
                     masterPoller && subPollers, "MasterPoller " + masterPoller + ", SubPoller " + subPollers);
-        } else if (Boolean.getBoolean("shuttle.netpoll.expectAdopted")) {
+        } else {
             check("no MasterPoller thread and no SubPoller virtual thread once Shuttle's carriers poll",
                     !masterPoller && !subPollers, "MasterPoller " + masterPoller + ", SubPoller " + subPollers);
             check("Shuttle's carriers polled and found ready descriptors", counters != null
@@ -517,17 +516,13 @@ public final class NetpollApps {
     private static final List<String> POLL_COUNTERS = List.of("PollsBlocking", "PollsNonBlocking", "PollsByMonitor",
             "PollReadyDescriptors");
 
-    /** Shuttle's poll counters, read by attribute name, in {@link #POLL_COUNTERS}' order; null before they exist. */
+    /** Shuttle's poll counters, read through its MXBean by attribute name, in {@link #POLL_COUNTERS}' order. */
     private static long[] netpollCounters(ShuttleScheduler scheduler) throws Exception {
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         ObjectName name = new ObjectName("dev.shuttle:type=ShuttleScheduler,name=" + scheduler.name());
         long[] values = new long[POLL_COUNTERS.size()];
         for (int i = 0; i < values.length; i++) {
-            try {
-                values[i] = (Long) server.getAttribute(name, POLL_COUNTERS.get(i));
-            } catch (AttributeNotFoundException e) {
-                return null;
-            }
+            values[i] = (Long) server.getAttribute(name, POLL_COUNTERS.get(i));
         }
         return values;
     }
