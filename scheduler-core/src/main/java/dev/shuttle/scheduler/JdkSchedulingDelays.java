@@ -1,5 +1,8 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.DelayHooksTransformer;
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import com.sun.management.ThreadMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.management.ManagementFactory;

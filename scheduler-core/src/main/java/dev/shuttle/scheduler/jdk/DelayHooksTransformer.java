@@ -1,8 +1,10 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_int;
 import static java.lang.constant.ConstantDescs.CD_void;
+
+import dev.shuttle.scheduler.JdkSchedulingDelays;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;

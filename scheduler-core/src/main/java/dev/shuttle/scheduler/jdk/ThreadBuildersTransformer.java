@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static java.lang.constant.ConstantDescs.CD_boolean;
 

@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;

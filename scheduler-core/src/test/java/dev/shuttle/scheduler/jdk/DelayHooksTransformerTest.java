@@ -1,7 +1,9 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.shuttle.scheduler.JdkSchedulingDelays;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;

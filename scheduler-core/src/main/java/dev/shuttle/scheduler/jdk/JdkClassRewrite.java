@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import java.lang.instrument.ClassFileTransformer;
 import java.lang.instrument.Instrumentation;
