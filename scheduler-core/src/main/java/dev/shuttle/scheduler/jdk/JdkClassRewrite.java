@@ -35,7 +35,7 @@ abstract class JdkClassRewrite implements ClassFileTransformer {
     }
 
     /** Why the rewrite failed, or null. */
-    final Throwable failure() {
+    public final Throwable failure() {
         return failure;
     }
 

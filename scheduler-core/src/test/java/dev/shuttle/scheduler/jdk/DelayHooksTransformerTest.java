@@ -3,8 +3,6 @@ package dev.shuttle.scheduler.jdk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.shuttle.scheduler.JdkSchedulingDelays;
-
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
 import java.lang.classfile.Instruction;
@@ -46,7 +44,7 @@ class DelayHooksTransformerTest {
                 if (isHookStart(code.get(i))) {
                     int op = ((java.lang.classfile.instruction.ConstantInstruction) code.get(i + 8)).constantValue()
                             .hashCode();
-                    if (op == JdkSchedulingDelays.STARTING) {
+                    if (op == DelayHooksTransformer.STARTING) {
                         assertEquals(0, i, "the start hook must open runContinuation");
                         assertTrue(m.methodName().equalsString("runContinuation"));
                         startHooks++;
