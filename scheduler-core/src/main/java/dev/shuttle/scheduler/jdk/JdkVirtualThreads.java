@@ -28,8 +28,13 @@ import java.util.concurrent.Executor;
  */
 public final class JdkVirtualThreads {
 
-    /** The exact JVM flag that opens the JDK's virtual-thread internals to Shuttle. */
-    static final String OPENS_FLAG = "--add-opens java.base/java.lang=ALL-UNNAMED";
+    /**
+     * The exact JVM flag that opens the JDK's virtual-thread internals to Shuttle: to its module on the module path,
+     * to the unnamed module on the class path.
+     */
+    static final String OPENS_FLAG = "--add-opens java.base/java.lang="
+            + (JdkVirtualThreads.class.getModule().isNamed() ? JdkVirtualThreads.class.getModule().getName()
+                    : "ALL-UNNAMED");
 
     private static final Throwable UNAVAILABLE;
     private static final Constructor<?> BUILDER;
