@@ -1,5 +1,8 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.CarrierHooksTransformer;
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import java.lang.System.Logger.Level;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntPredicate;

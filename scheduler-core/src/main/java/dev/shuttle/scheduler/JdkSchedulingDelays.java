@@ -1,5 +1,8 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.DelayHooksTransformer;
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,8 +13,8 @@ import java.util.function.ObjIntConsumer;
 /**
  * Scheduling delay on the JDK's own scheduler, the JDK-default measuring mode ({@code -Dshuttle.measure=true} with the
  * agent and no {@code jdk.virtualThreadScheduler.implClass}). {@link DelayHooksTransformer} makes
- * {@code VirtualThread} call {@link #accept} with {@link #HAND_OFF} just before it hands a thread of the default
- * scheduler to the pool, and with {@link #STARTING} as a carrier enters {@code runContinuation}, before it mounts the
+ * {@code VirtualThread} call {@link #accept} with {@link DelayHooksTransformer#HAND_OFF} just before it hands a thread of the default
+ * scheduler to the pool, and with {@link DelayHooksTransformer#STARTING} as a carrier enters {@code runContinuation}, before it mounts the
  * thread. The stamps wait in a table keyed by the thread ({@link StampTable}), since the task the JDK queues must stay
  * its own; the histograms are one per JDK carrier thread, written by that thread only and merged on read, as
  * Shuttle's are per processor.
@@ -37,8 +40,6 @@ import java.util.function.ObjIntConsumer;
 final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
     static final String PROPERTY = "shuttle.measure";
     static final String NAME = "jdk-default";
-    static final int HAND_OFF = 0;
-    static final int STARTING = 1;
 
     /** The measuring mode's bean, once the agent installed it; read by the periodic statistics event. */
     static volatile SchedulingDelayView installed;
@@ -80,7 +81,7 @@ final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
 
     @Override
     public void accept(Thread vthread, int op) {
-        if (op == HAND_OFF) {
+        if (op == DelayHooksTransformer.HAND_OFF) {
             handedOff(vthread);
         } else {
             starting(vthread);

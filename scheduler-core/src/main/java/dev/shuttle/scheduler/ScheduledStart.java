@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 /**
  * The action of a {@code ShuttleScheduler.schedule} timer: starts the task in a new Shuttle virtual thread, so that
  * a slow task never holds the carrier that fires timers (Go's {@code AfterFunc} runs its function in a new

@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 /**
  * Scheduling delay on a Shuttle scheduler (Go's {@code /sched/latencies:seconds}): how long runnable virtual threads
  * wait between being handed to the scheduler and a carrier starting them, sampled one hand-off in

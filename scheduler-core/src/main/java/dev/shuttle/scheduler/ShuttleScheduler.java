@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import dev.shuttle.timers.Timer;
 import java.time.Duration;
 import java.util.Objects;
@@ -34,7 +36,8 @@ import java.util.concurrent.TimeUnit;
  * by a Shuttle virtual thread without an explicit scheduler (plain {@code Thread.ofVirtual()}) run on Shuttle too.
  *
  * <p>Shuttle reaches the JDK's virtual-thread builder through {@code java.lang} internals: the JVM must run with
- * {@code --add-opens java.base/java.lang=ALL-UNNAMED} (or Shuttle's agent). Without it, {@link #ofVirtual()},
+ * {@code --add-opens java.base/java.lang=ALL-UNNAMED} ({@code =dev.shuttle.scheduler} with Shuttle on the module
+ * path), or Shuttle's agent. Without it, {@link #ofVirtual()},
  * {@link #threadFactory()} and {@link #newVirtualThreadPerTaskExecutor()} throw
  * {@link UnsupportedOperationException} naming that flag.
  *

@@ -1,5 +1,11 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.CarrierHooksTransformer;
+import dev.shuttle.scheduler.jdk.DefaultSchedulerTransformer;
+import dev.shuttle.scheduler.jdk.DelayHooksTransformer;
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+import dev.shuttle.scheduler.jdk.ThreadBuildersTransformer;
+
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
 import java.time.Duration;

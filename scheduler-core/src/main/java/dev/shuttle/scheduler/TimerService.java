@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import dev.shuttle.timers.Timer;
 import dev.shuttle.timers.TimerHeap;
 import java.lang.System.Logger.Level;

@@ -129,7 +129,7 @@
  * <h2>Blocking</h2>
  * A carrier that stops coming back loses its processor to another carrier thread (a spare, or a new one up to
  * {@code maxCarriers}; {@code HandOff}): in a call the JDK marks with {@code jdk.internal.misc.Blocker}, which
- * the agent turns into Go's {@code entersyscall} ({@link dev.shuttle.scheduler.CarrierHooksTransformer},
+ * the agent turns into Go's {@code entersyscall} ({@code jdk.CarrierHooksTransformer},
  * {@code HandOff.enterBlocking}: phase BLOCKING, handed off at once if work waits, later by the monitor or a waker that
  * finds no idle processor), and on return takes it back by CAS if nobody took it ({@code HandOff.exitBlocking});
  * blocked in the kernel unmarked, when the monitor sees the carrier off the CPU; after {@code timeSlice}, if set. The
@@ -237,7 +237,7 @@
  * </ul>
  *
  * <h2>Threads, failures, the JDK and observability</h2>
- * The JDK's task is {@code VirtualThread::runContinuation}; {@link dev.shuttle.scheduler.JdkVirtualThreads} reads the
+ * The JDK's task is {@code VirtualThread::runContinuation}; {@code jdk.JdkVirtualThreads} reads the
  * thread it captures. {@code close()} refuses new threads, joins the live ones, then stops the carriers. A carrier
  * never dies of a failure: it logs to the {@code dev.shuttle.scheduler} {@link java.lang.System.Logger} and serves on.
  * With the agent a carrier answers {@code ForkJoinWorkerThread.hasKnownQueuedWork}, so that {@code SynchronousQueue}
@@ -247,12 +247,23 @@
  * ({@link dev.shuttle.scheduler.SchedulerCounters}); the MXBean and the JFR events only read. Scheduling delay is
  * sampled one hand-off in eight by {@code HandOffStamps} into per-processor
  * {@link dev.shuttle.scheduler.DelayHistogram}s ({@link dev.shuttle.scheduler.SchedulingDelays}); the agent's
- * measuring mode records the JDK pool's through {@link dev.shuttle.scheduler.DelayHooksTransformer},
+ * measuring mode records the JDK pool's through {@code jdk.DelayHooksTransformer},
  * {@link dev.shuttle.scheduler.JdkSchedulingDelays} and {@link dev.shuttle.scheduler.StampTable}. docs/operations.md
  * is the operator's guide.
  *
- * <h2>Where this is going</h2>
- * Idleness and blocking each have one owner ({@code Idle}, {@code HandOff}). What is left of the issue that folded
- * them: the bridge to the JDK and the observability classes still share this package with the scheduler.
+ * <h2>Packages</h2>
+ * This package is the scheduler, and the API (it is exported by the {@code dev.shuttle.scheduler} module; its
+ * package-private classes are not). Beside it, not exported: {@code dev.shuttle.scheduler.jdk}, the layer that reads
+ * the JDK's virtual-thread internals ({@code JdkVirtualThreads}) and rewrites JDK classes for the agent
+ * ({@code JdkClassRewrite} and its four transformers); it names nothing in this package, so calls go one way, from
+ * here down. {@code dev.shuttle.scheduler.agent} is the Java 11 {@code Premain-Class}, which reaches
+ * {@code SystemScheduler} here by reflection. Three groups stay in this package although they are not the scheduling
+ * itself, because each reads the scheduler's package-private state and this package, being the API's, cannot make
+ * that state public: the agent's installation ({@code SystemScheduler}, which calls the package-private
+ * {@code ShuttleScheduler.setSystemDefault}); the measuring of the JDK's own scheduler ({@code JdkSchedulingDelays},
+ * {@code StampTable}, on {@code HandOffStamps} and {@code DelayHistogram}); and the observability classes (the
+ * MXBean's {@code SchedulerMXBeanImpl}, {@code SchedulerCounters}, {@code SchedulingDelayView}, the five JFR events
+ * and {@code DurationSetting}), which read processors, carriers and queues. Moving them out needs the scheduler
+ * itself in a package of its own, with only {@code ShuttleScheduler} and the two MXBean interfaces left here.
  */
 package dev.shuttle.scheduler;

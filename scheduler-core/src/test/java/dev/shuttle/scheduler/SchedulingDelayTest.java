@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.shuttle.scheduler.jdk.DelayHooksTransformer;
+import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
+
 import com.sun.management.ThreadMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.management.ManagementFactory;
@@ -266,8 +269,8 @@ class SchedulingDelayTest {
 
     private static void jdkBurst(JdkSchedulingDelays delays, Thread vthread, int n) {
         for (int i = 0; i < n; i++) {
-            delays.accept(vthread, JdkSchedulingDelays.HAND_OFF);
-            delays.accept(vthread, JdkSchedulingDelays.STARTING);
+            delays.accept(vthread, DelayHooksTransformer.HAND_OFF);
+            delays.accept(vthread, DelayHooksTransformer.STARTING);
         }
     }
 

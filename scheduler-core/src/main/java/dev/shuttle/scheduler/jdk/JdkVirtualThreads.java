@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -26,10 +26,15 @@ import java.util.concurrent.Executor;
  * </ul>
  * Method handles and var handles in static finals are constants to the JIT, so each access costs one field load.
  */
-final class JdkVirtualThreads {
+public final class JdkVirtualThreads {
 
-    /** The exact JVM flag that opens the JDK's virtual-thread internals to Shuttle. */
-    static final String OPENS_FLAG = "--add-opens java.base/java.lang=ALL-UNNAMED";
+    /**
+     * The exact JVM flag that opens the JDK's virtual-thread internals to Shuttle: to its module on the module path,
+     * to the unnamed module on the class path.
+     */
+    static final String OPENS_FLAG = "--add-opens java.base/java.lang="
+            + (JdkVirtualThreads.class.getModule().isNamed() ? JdkVirtualThreads.class.getModule().getName()
+                    : "ALL-UNNAMED");
 
     private static final Throwable UNAVAILABLE;
     private static final Constructor<?> BUILDER;
@@ -37,9 +42,9 @@ final class JdkVirtualThreads {
     private static final Class<?> RUN_CONTINUATION;
     private static final MethodHandle THREAD_OF_TASK;
     private static final VarHandle STATE;
-    static final int STARTED;
-    static final int YIELDED;
-    static final int TERMINATED;
+    public static final int STARTED;
+    public static final int YIELDED;
+    public static final int TERMINATED;
 
     static {
         Throwable failure = null;
@@ -113,7 +118,7 @@ final class JdkVirtualThreads {
     }
 
     /** Throws the one explanation of why Shuttle cannot run virtual threads in this JVM, if it cannot. */
-    static void requireAvailable() {
+    public static void requireAvailable() {
         if (UNAVAILABLE == null) {
             return;
         }
@@ -128,7 +133,7 @@ final class JdkVirtualThreads {
         throw new UnsupportedOperationException("Shuttle cannot schedule virtual threads: " + why, UNAVAILABLE);
     }
 
-    static Thread.Builder.OfVirtual newBuilder(Executor scheduler) {
+    public static Thread.Builder.OfVirtual newBuilder(Executor scheduler) {
         requireAvailable();
         try {
             return (Thread.Builder.OfVirtual) BUILDER.newInstance(scheduler);
@@ -138,7 +143,7 @@ final class JdkVirtualThreads {
     }
 
     /** The platform thread the caller runs on: itself, or the carrier of the virtual thread it is. */
-    static Thread currentCarrier() {
+    public static Thread currentCarrier() {
         if (UNAVAILABLE != null) {
             return Thread.currentThread();
         }
@@ -150,7 +155,7 @@ final class JdkVirtualThreads {
     }
 
     /** The virtual thread a task submitted by the JDK continues, or null for any other runnable. */
-    static Thread threadOf(Runnable task) {
+    public static Thread threadOf(Runnable task) {
         if (task.getClass() != RUN_CONTINUATION) {
             return null;
         }
@@ -161,7 +166,7 @@ final class JdkVirtualThreads {
         }
     }
 
-    static int state(Thread vthread) {
+    public static int state(Thread vthread) {
         return (int) STATE.getAcquire(vthread);
     }
 }

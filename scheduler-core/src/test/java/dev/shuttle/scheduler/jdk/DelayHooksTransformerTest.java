@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -44,7 +44,7 @@ class DelayHooksTransformerTest {
                 if (isHookStart(code.get(i))) {
                     int op = ((java.lang.classfile.instruction.ConstantInstruction) code.get(i + 8)).constantValue()
                             .hashCode();
-                    if (op == JdkSchedulingDelays.STARTING) {
+                    if (op == DelayHooksTransformer.STARTING) {
                         assertEquals(0, i, "the start hook must open runContinuation");
                         assertTrue(m.methodName().equalsString("runContinuation"));
                         startHooks++;

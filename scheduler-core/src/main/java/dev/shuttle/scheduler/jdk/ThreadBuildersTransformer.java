@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static java.lang.constant.ConstantDescs.CD_boolean;
 
@@ -46,18 +46,18 @@ import java.util.concurrent.Executor;
  *
  * <p>Adding a field is allowed only on a class's first load, not on a retransformation. {@code ThreadBuilders} is
  * loaded lazily, on the first virtual-thread creation, which comes after {@code premain} unless another agent created
- * a virtual thread first; {@link SystemScheduler} checks that the field exists after loading the class.
+ * a virtual thread first; {@code SystemScheduler} checks that the field exists after loading the class.
 
  */
-final class ThreadBuildersTransformer extends JdkClassRewrite.OfClass {
+public final class ThreadBuildersTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "java/lang/ThreadBuilders";
-    static final String CLASS_NAME = "java.lang.ThreadBuilders";
-    static final String FIELD = "shuttle$defaultScheduler";
+    public static final String CLASS_NAME = "java.lang.ThreadBuilders";
+    public static final String FIELD = "shuttle$defaultScheduler";
     /**
      * The second field: {@code static volatile ObjIntConsumer shuttle$delays}, the JDK-default measuring mode's
-     * receiver of hand-offs and starts ({@link DelayHooksTransformer}, {@link JdkSchedulingDelays}); null otherwise.
+     * receiver of hand-offs and starts ({@link DelayHooksTransformer}, {@code JdkSchedulingDelays}); null otherwise.
      */
-    static final String DELAYS_FIELD = "shuttle$delays";
+    public static final String DELAYS_FIELD = "shuttle$delays";
     static final String METHOD = "newVirtualThread";
 
     private static final ClassDesc CD_Thread = ClassDesc.of(Thread.class.getName());
@@ -66,7 +66,7 @@ final class ThreadBuildersTransformer extends JdkClassRewrite.OfClass {
     private static final MethodTypeDesc METHOD_TYPE = MethodTypeDesc.of(CD_Thread, CD_EXECUTOR,
             ClassDesc.of(String.class.getName()), ClassDesc.ofDescriptor("I"), ClassDesc.of(Runnable.class.getName()));
 
-    ThreadBuildersTransformer() {
+    public ThreadBuildersTransformer() {
         super(INTERNAL_NAME, ThreadBuildersTransformer::rewrite);
     }
 

@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
@@ -44,7 +44,7 @@ abstract class JdkClassRewrite implements ClassFileTransformer {
     }
 
     /** Why the rewrite failed, or null. */
-    final Throwable failure() {
+    public final Throwable failure() {
         return failure;
     }
 

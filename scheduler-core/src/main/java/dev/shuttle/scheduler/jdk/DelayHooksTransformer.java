@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_int;
@@ -24,7 +24,7 @@ import java.util.function.ObjIntConsumer;
 /**
  * The JDK-default measuring mode ({@code -Dshuttle.measure=true}): rewrites {@code java.lang.VirtualThread}, by
  * retransformation, so that the JDK's own scheduler reports every hand-off and every start of its virtual threads to
- * {@link JdkSchedulingDelays}, through {@code ThreadBuilders.shuttle$delays} ({@link ThreadBuildersTransformer}'s
+ * {@code JdkSchedulingDelays}, through {@code ThreadBuilders.shuttle$delays} ({@link ThreadBuildersTransformer}'s
  * second field). Before each of the five calls that hand a thread's continuation to a scheduler
  * ({@code Executor.execute}, {@code ForkJoinPool.lazySubmit} and {@code ForkJoinPool.externalSubmit}, in
  * {@code submitRunContinuation}, {@code lazySubmitRunContinuation}, {@code externalSubmitRunContinuation} and
@@ -42,7 +42,7 @@ import java.util.function.ObjIntConsumer;
  * {@code DEFAULT_SCHEDULER} test. Like {@link CarrierHooksTransformer}, it adds no field or method, as a
  * retransformation must not.
  */
-final class DelayHooksTransformer extends JdkClassRewrite.OfClass {
+public final class DelayHooksTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "java/lang/VirtualThread";
     private static final ClassDesc CD_VIRTUAL_THREAD = ClassDesc.ofInternalName(INTERNAL_NAME);
     private static final ClassDesc CD_THREAD_BUILDERS = ClassDesc.of(ThreadBuildersTransformer.CLASS_NAME);
@@ -50,6 +50,10 @@ final class DelayHooksTransformer extends JdkClassRewrite.OfClass {
     private static final ClassDesc CD_POOL = ClassDesc.of(ForkJoinPool.class.getName());
     private static final ClassDesc CD_CONSUMER = ClassDesc.of(ObjIntConsumer.class.getName());
     private static final MethodTypeDesc ACCEPT = MethodTypeDesc.of(CD_void, CD_Object, CD_int);
+    /** The code the hook passes just before a thread of the default scheduler is handed to the pool. */
+    public static final int HAND_OFF = 0;
+    /** The code the hook passes as a carrier enters {@code runContinuation}. */
+    public static final int STARTING = 1;
     /** The hand-off calls of JDK 25's {@code VirtualThread}. */
     static final int EXPECTED_HAND_OFFS = 5;
 
@@ -58,7 +62,7 @@ final class DelayHooksTransformer extends JdkClassRewrite.OfClass {
     }
 
     /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
-    static String install(Instrumentation inst) {
+    public static String install(Instrumentation inst) {
         return new DelayHooksTransformer().retransformLoaded(inst,
                 "cannot add the scheduling-delay hooks to java.lang.VirtualThread");
     }
@@ -80,14 +84,14 @@ final class DelayHooksTransformer extends JdkClassRewrite.OfClass {
                     @Override
                     public void atStart(CodeBuilder cb) {
                         if (start) {
-                            hook(cb, JdkSchedulingDelays.STARTING);
+                            hook(cb, STARTING);
                         }
                     }
 
                     @Override
                     public void accept(CodeBuilder cb, CodeElement e) {
                         if (e instanceof InvokeInstruction call && isHandOff(call)) {
-                            hook(cb, JdkSchedulingDelays.HAND_OFF);
+                            hook(cb, HAND_OFF);
                             handOffs[0]++;
                         }
                         cb.with(e);

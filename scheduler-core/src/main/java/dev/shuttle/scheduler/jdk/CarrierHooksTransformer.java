@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static java.lang.constant.ConstantDescs.CD_boolean;
 import static java.lang.constant.ConstantDescs.CD_int;
@@ -19,7 +19,7 @@ import java.util.function.IntPredicate;
 
 /**
  * Rewrites the three places where {@code java.base} asks about the carrier of the current virtual thread and only
- * understands its own {@code ForkJoinPool}'s carriers, so that they ask a Shuttle {@link Carrier} too. Each rewrite
+ * understands its own {@code ForkJoinPool}'s carriers, so that they ask a Shuttle {@code Carrier} too. Each rewrite
  * prepends one test to the JDK's method and leaves the JDK's code unchanged behind it:
  *
  * <pre>{@code
@@ -44,14 +44,14 @@ import java.util.function.IntPredicate;
  * JDK's own pool takes the JDK's path as before. The rewrites add no field or method, so they work as retransforms
  * of classes already loaded as well as on first load. Without the agent (the explicit API alone) nothing is
  * rewritten: queued-work answers "no" on Shuttle's carriers and marked blocking calls hold their carrier until the
- * {@link Monitor} hands its processor off.
+ * {@code Monitor} hands its processor off.
 
  */
-final class CarrierHooksTransformer extends JdkClassRewrite {
-    /** The question codes a {@link Carrier} answers in {@link Carrier#test}. */
-    static final int QUEUED_WORK = 0;
-    static final int BEGIN_BLOCKING = 1;
-    static final int END_BLOCKING = 2;
+public final class CarrierHooksTransformer extends JdkClassRewrite {
+    /** The question codes a {@code Carrier} answers in {@code Carrier#test}. */
+    public static final int QUEUED_WORK = 0;
+    public static final int BEGIN_BLOCKING = 1;
+    public static final int END_BLOCKING = 2;
 
     static final String FJWT = "java/util/concurrent/ForkJoinWorkerThread";
     static final String BLOCKER = "jdk/internal/misc/Blocker";
@@ -119,7 +119,7 @@ final class CarrierHooksTransformer extends JdkClassRewrite {
      * Adds the hooks to the JDK, retransforming whichever target class is loaded already. Returns null when done,
      * else why not.
      */
-    static String install(Instrumentation inst) {
+    public static String install(Instrumentation inst) {
         CarrierHooksTransformer transformer = new CarrierHooksTransformer();
         inst.addTransformer(transformer, true);
         try {

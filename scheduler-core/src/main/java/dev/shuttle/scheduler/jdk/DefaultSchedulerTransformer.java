@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassModel;
@@ -28,9 +28,9 @@ import java.util.concurrent.Executor;
  * {@code jdk.management.VirtualThreadSchedulerMXBean} and {@code jcmd <pid> Thread.vthread_scheduler}. Scheduling
  * itself uses the field {@code DEFAULT_SCHEDULER} directly and is not affected. The MXBean casts the scheduler to
  * {@code ForkJoinPool} and asks it for its parallelism, pool size, active threads and queued tasks, which
- * {@link CarrierPool} answers for Shuttle.
+ * {@code CarrierPool} answers for Shuttle.
  */
-final class DefaultSchedulerTransformer extends JdkClassRewrite.OfClass {
+public final class DefaultSchedulerTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "java/lang/VirtualThread";
     private static final ClassDesc CD_EXECUTOR = ClassDesc.of(Executor.class.getName());
     private static final ClassDesc CD_THREAD_BUILDERS = ClassDesc.of(ThreadBuildersTransformer.CLASS_NAME);
@@ -42,7 +42,7 @@ final class DefaultSchedulerTransformer extends JdkClassRewrite.OfClass {
     }
 
     /** Rewrites the loaded {@code VirtualThread}; returns null when done, else why not. */
-    static String install(Instrumentation inst) {
+    public static String install(Instrumentation inst) {
         return new DefaultSchedulerTransformer().retransformLoaded(inst,
                 "cannot rewrite java.lang.VirtualThread." + METHOD);
     }
