@@ -87,7 +87,8 @@ final class Netpoll {
 
     /**
      * The JDK's pollers as Shuttle drives them: their epoll descriptors and a poll of each without blocking. The
-     * bridge ({@link JdkPollers}) implements it; tests may play it with descriptors of their own.
+     * bridge ({@code dev.shuttle.scheduler.jdk.JdkPollers}) provides them; tests play them with descriptors of
+     * their own.
      */
     interface Pollers {
         /** The epoll descriptor of each poller, in the order {@link #pollNow} takes. */

@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.jdk.JdkPollers;
+import dev.shuttle.scheduler.jdk.PollersTransformer;
 import java.lang.instrument.Instrumentation;
 import java.lang.reflect.Field;
 import java.util.Map;
@@ -99,7 +101,17 @@ final class NetpollInstall {
             if (pollers == null) {
                 return false;
             }
-            netpoll.adopt(pollers);
+            netpoll.adopt(new Netpoll.Pollers() {
+                @Override
+                public int[] descriptors() {
+                    return pollers.descriptors();
+                }
+
+                @Override
+                public int pollNow(int index) {
+                    return pollers.pollNow(index);
+                }
+            });
             return true;
         } catch (Throwable e) {
             LOG.log(System.Logger.Level.ERROR, "Shuttle: cannot drive the JDK's pollers; its poller threads serve", e);

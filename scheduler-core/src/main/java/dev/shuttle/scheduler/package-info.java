@@ -143,7 +143,7 @@
  * up as a due timer does, and between tasks it has the ready pollers poll, so the threads they unpark queue on its own
  * processor. Carriers poll without blocking before they steal while nobody sleeps in the poll; the monitor polls after
  * 10 ms without one. {@code Idle.unpark} wakes the poll sleeper through the eventfd ({@code Netpoll.wake}). The JDK's
- * poller threads never start ({@link dev.shuttle.scheduler.PollersTransformer},
+ * poller threads never start ({@link dev.shuttle.scheduler.jdk.PollersTransformer},
  * {@link dev.shuttle.scheduler.NetpollInstall}); in every other pool {@code Netpoll} parks and unparks as before
  * (docs/design.md, "The network poller").
  *

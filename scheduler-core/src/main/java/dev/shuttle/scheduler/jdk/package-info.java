@@ -13,12 +13,15 @@
  *       Shuttle), {@link dev.shuttle.scheduler.jdk.CarrierHooksTransformer} (the JDK's blocking and queued-work
  *       questions reach a Shuttle carrier), {@link dev.shuttle.scheduler.jdk.DefaultSchedulerTransformer} (the JDK's
  *       management reports Shuttle) and {@link dev.shuttle.scheduler.jdk.DelayHooksTransformer} (the measuring mode's
- *       hooks in the JDK's own scheduler).</li>
+ *       hooks in the JDK's own scheduler), {@link dev.shuttle.scheduler.jdk.PollersTransformer} (the JDK hands its
+ *       pollers to Shuttle instead of starting its poller threads).</li>
+ *   <li>{@link dev.shuttle.scheduler.jdk.JdkPollers}: the JDK's pollers as the scheduler's network poll drives them,
+ *       their epoll descriptors and a poll of each without blocking; needs {@code sun.nio.ch} open to Shuttle.</li>
  * </ul>
  *
  * <p>Invariants. Rewritten JDK code names no Shuttle class: {@code java.base} cannot see the application class loader,
  * so every hook calls Shuttle through a type of {@code java.base} ({@code IntPredicate}, {@code Executor},
- * {@code ObjIntConsumer}) held in a field the rewrite adds or in the carrier thread itself; a JDK thread or pool never
+ * {@code ObjIntConsumer}, {@code Predicate}) held in a field the rewrite adds or in the carrier thread itself; a JDK thread or pool never
  * implements that type's Shuttle meaning, so the JDK's own path is unchanged behind each hook. The question and hook
  * codes ({@code CarrierHooksTransformer.QUEUED_WORK}, {@code BEGIN_BLOCKING}, {@code END_BLOCKING};
  * {@code DelayHooksTransformer.HAND_OFF}, {@code STARTING}) are defined here, by the class that plants them, and

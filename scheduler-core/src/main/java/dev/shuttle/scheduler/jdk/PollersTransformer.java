@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import static java.lang.constant.ConstantDescs.CD_Object;
 import static java.lang.constant.ConstantDescs.CD_boolean;
@@ -17,7 +17,7 @@ import java.util.function.Predicate;
 
 /**
  * Rewrites {@code sun.nio.ch.Poller$Pollers} on its first load so that Shuttle, not the JDK's poller threads, drives
- * the JDK's pollers ({@link Netpoll}). In JDK 25 {@code Poller}'s static initializer builds one {@code Pollers} and
+ * the JDK's pollers (the scheduler's {@code Netpoll}). In JDK 25 {@code Poller}'s static initializer builds one {@code Pollers} and
  * calls its {@code start()}, which in the default mode starts the {@code MasterPoller} platform thread and one
  * sub-poller virtual thread per read and write poller. The rewrite adds one field and prepends two lines:
  *
@@ -34,20 +34,20 @@ import java.util.function.Predicate;
  * The driver answers false when it does not adopt them (another poller mode, another platform), and the JDK's threads
  * start as before. As for {@link ThreadBuildersTransformer}, the field is a {@code java.base} type because code in
  * {@code java.base} cannot name Shuttle's classes, and adding a field is allowed only on the class's first load:
- * {@link NetpollInstall} loads the class (without initialising {@code Poller}) under this transformer and fails
+ * the scheduler's {@code NetpollInstall} loads the class (without initialising {@code Poller}) under this transformer and fails
  * clearly if something loaded it before.
  */
-final class PollersTransformer extends JdkClassRewrite.OfClass {
+public final class PollersTransformer extends JdkClassRewrite.OfClass {
     static final String INTERNAL_NAME = "sun/nio/ch/Poller$Pollers";
-    static final String CLASS_NAME = "sun.nio.ch.Poller$Pollers";
-    static final String FIELD = "shuttle$driver";
+    public static final String CLASS_NAME = "sun.nio.ch.Poller$Pollers";
+    public static final String FIELD = "shuttle$driver";
     static final String METHOD = "start";
 
     private static final ClassDesc CD_POLLERS = ClassDesc.ofInternalName(INTERNAL_NAME);
     private static final ClassDesc CD_PREDICATE = ClassDesc.of(Predicate.class.getName());
     private static final MethodTypeDesc START = MethodTypeDesc.ofDescriptor("()V");
 
-    PollersTransformer() {
+    public PollersTransformer() {
         super(INTERNAL_NAME, PollersTransformer::rewrite);
     }
 

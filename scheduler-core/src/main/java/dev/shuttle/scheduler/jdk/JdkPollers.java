@@ -1,4 +1,4 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.jdk;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -8,17 +8,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The JDK 25 pollers ({@code sun.nio.ch.Poller}) as {@link Netpoll} drives them: the master poller (on which
+ * The JDK 25 pollers ({@code sun.nio.ch.Poller}) as the scheduler's {@code Netpoll} drives them: the master poller (on which
  * virtual threads wait for a {@code Selector}), the read and the write sub-pollers. Each is an {@code EPollPoller}
  * with an epoll descriptor of its own, {@code fdVal()}, on which the JDK registers each waiting socket one-shot;
  * {@code poll(0)} collects what is ready without blocking and unparks each waiting thread. Read from the
  * {@code Pollers} object that {@code Poller}'s static initializer hands to {@link PollersTransformer}'s driver; needs
- * {@code sun.nio.ch} open to Shuttle ({@link NetpollInstall} opens it).
+ * {@code sun.nio.ch} open to Shuttle (the scheduler's {@code NetpollInstall} opens it).
  */
-final class JdkPollers implements Netpoll.Pollers {
+public final class JdkPollers {
     static final String POLLER_CLASS = "sun.nio.ch.Poller";
     static final String EPOLL_POLLER_CLASS = "sun.nio.ch.EPollPoller";
-    static final String VTHREAD_POLLERS = "VTHREAD_POLLERS";
+    public static final String VTHREAD_POLLERS = "VTHREAD_POLLERS";
 
     private final Object[] pollers;
     private final int[] descriptors;
@@ -35,7 +35,7 @@ final class JdkPollers implements Netpoll.Pollers {
      * drive them: a poller mode other than {@value #VTHREAD_POLLERS} (the JDK's platform poller threads serve, as
      * {@code -Djdk.pollerMode=1} asks), or pollers other than epoll's.
      */
-    static JdkPollers of(Object jdkPollers) throws ReflectiveOperationException {
+    public static JdkPollers of(Object jdkPollers) throws ReflectiveOperationException {
         Class<?> holder = jdkPollers.getClass();
         Object mode = read(holder, jdkPollers, "pollerMode");
         if (!(mode instanceof Enum<?> e) || !e.name().equals(VTHREAD_POLLERS)) {
@@ -72,12 +72,12 @@ final class JdkPollers implements Netpoll.Pollers {
         return f.get(instance);
     }
 
-    @Override
+    /** The epoll descriptor of each poller: the master, the read pollers, the write pollers. */
     public int[] descriptors() {
         return descriptors.clone();
     }
 
-    @Override
+    /** Polls poller {@code index} without blocking; returns how many descriptors it found ready and unparked. */
     public int pollNow(int index) {
         try {
             return (int) poll.invokeExact(pollers[index], 0);
