@@ -44,7 +44,10 @@ abstract class CarrierThread extends Thread {
     private volatile int spareState;
     /** Set when the thread starts; read by the monitor. */
     private volatile ThreadActivity activity;
-    /** Raised by a waker before it looks for this carrier in the poll; cleared after each sleep there ({@link Netpoll}). */
+    /**
+     * Raised by a waker before it looks for this carrier in the network poll; lowered after each sleep there
+     * ({@link Netpoll}).
+     */
     volatile boolean pollWake;
     /** Owner: this thread's memory for waiting on the poll set, allocated on its first poll. */
     private EPoll.Buffer pollBuffer;

@@ -212,7 +212,8 @@ final class EPoll {
                 ValueLayout a = ValueLayout.ADDRESS;
                 return new Calls(
                         linker.downcallHandle(libc.find("epoll_create1").orElseThrow(), FunctionDescriptor.of(i, i)),
-                        linker.downcallHandle(libc.find("epoll_ctl").orElseThrow(), FunctionDescriptor.of(i, i, i, i, a)),
+                        linker.downcallHandle(libc.find("epoll_ctl").orElseThrow(),
+                                FunctionDescriptor.of(i, i, i, i, a)),
                         linker.downcallHandle(libc.find("epoll_pwait2").orElseThrow(),
                                 FunctionDescriptor.of(i, i, a, i, a, a), Linker.Option.captureCallState("errno")),
                         linker.downcallHandle(libc.find("eventfd").orElseThrow(), FunctionDescriptor.of(i, i, i)),
