@@ -18,8 +18,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * What CI runs: every benchmark in the jar (including {@code dev.shuttle.bench.lock} when present), one fork, no
  * warmup, one 100 ms iteration, with the smallest sizes where the defaults are large, then the real-server benchmark
- * with its smoke settings on each server framework, Helidon and the JDK's HttpServer (a few seconds per scheduler and
- * server, each its own line), {@code LowLoadBench} with a few hundred requests (which fails if a Shuttle run's
+ * with its smoke settings on each server framework, Helidon and the JDK's HttpServer, once with Shuttle's network poll
+ * at its default and once with {@code -Dshuttle.netpoll=off} (a few seconds per scheduler and server, each its own
+ * line), {@code LowLoadBench} with a few hundred requests (which fails if a Shuttle run's
  * requests did not run on Shuttle) and {@code EchoBench} with a few hundred round trips (which fails the same way, or
  * if an echo is lost). A benchmark fails if JMH reports an error or it produces no result; a server fails if
  * its requests run on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
@@ -77,24 +78,16 @@ public final class SmokeRun {
             System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", benchmark, outcome.startsWith("ok") ? "ok" : "",
                     (System.nanoTime() - t0) / 1e9, outcome.startsWith("ok") ? "" : " " + outcome);
         }
+        // Each server with Shuttle's network poll at its default (on) and off: both paths must serve every endpoint.
+        List<List<String>> netpoll = List.of(List.of(), List.of("-Dshuttle.netpoll=off"));
         for (Framework framework : Framework.values()) {
-            long t0 = System.nanoTime();
-            String outcome;
-            String lost = "";
-            try {
-                ServerBench.Results results = ServerBench.run(ServerBench.SMOKE, List.of(framework),
-                        List.of(Endpoint.values()), List.of());
-                passed++;
-                outcome = "ok";
-                // Shown, not failed on: a real server may drop a request under load, and the report counts those.
-                lost = results.failures() == 0 ? "" : " (" + results.failures() + " requests failed or timed out)";
-            } catch (Exception e) {
-                failed++;
-                outcome = "FAILED: " + QuickCompare.rootCause(e);
+            for (List<String> serverArgs : netpoll) {
+                if (serverSmoke(framework, serverArgs)) {
+                    passed++;
+                } else {
+                    failed++;
+                }
             }
-            System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.ServerBench --server " + framework.id()
-                    + " (smoke settings)", outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
-                    outcome.equals("ok") ? lost : " " + outcome);
         }
         boolean[] lowLoad = {
             smoke("server.LowLoadBench (400 requests)", () -> LowLoadBench.run(1, 400, 200, List.of(1, 2), List.of())),
@@ -109,7 +102,8 @@ public final class SmokeRun {
             }
         }
         System.out.printf("SmokeRun: %d benchmarks in %.0f s%n",
-                benchmarks.size() + Framework.values().length + lowLoad.length, (System.nanoTime() - start) / 1e9);
+                benchmarks.size() + netpoll.size() * Framework.values().length + lowLoad.length,
+                (System.nanoTime() - start) / 1e9);
         System.out.println("SmokeRun: " + passed + " passed, " + failed + " failed");
         System.exit(failed == 0 && passed > 0 ? 0 : 1);
     }
@@ -130,5 +124,26 @@ public final class SmokeRun {
         System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", name, failure == null ? "ok" : "",
                 (System.nanoTime() - t0) / 1e9, failure == null ? "" : " " + failure);
         return failure == null;
+    }
+
+    /** One server's smoke run on every endpoint, both schedulers, {@code serverArgs} added to its JVM flags. */
+    private static boolean serverSmoke(Framework framework, List<String> serverArgs) {
+        long t0 = System.nanoTime();
+        String outcome;
+        String lost = "";
+        try {
+            ServerBench.Results results = ServerBench.run(ServerBench.SMOKE, List.of(framework),
+                    List.of(Endpoint.values()), serverArgs);
+            outcome = "ok";
+            // Shown, not failed on: a real server may drop a request under load, and the report counts those.
+            lost = results.failures() == 0 ? "" : " (" + results.failures() + " requests failed or timed out)";
+        } catch (Exception e) {
+            outcome = "FAILED: " + QuickCompare.rootCause(e);
+        }
+        System.out.printf("SmokeRun: %-60s %-4s %5.1f s%s%n", "server.ServerBench --server " + framework.id()
+                + (serverArgs.isEmpty() ? "" : " --server-arg " + serverArgs.get(0)) + " (smoke settings)",
+                outcome.equals("ok") ? "ok" : "", (System.nanoTime() - t0) / 1e9,
+                outcome.equals("ok") ? lost : " " + outcome);
+        return outcome.equals("ok");
     }
 }

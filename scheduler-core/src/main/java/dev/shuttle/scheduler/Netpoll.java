@@ -40,6 +40,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@link EPoll} and the pollers' own poll.
  */
 final class Netpoll {
+    private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
     /**
      * How long the pollers may go unpolled while every carrier is busy before the monitor polls: Go's {@code sysmon}
      * bound. Readiness that arrives then waits for a carrier to come free anyway; a carrier that runs out of work polls
@@ -257,7 +258,8 @@ final class Netpoll {
 
     /**
      * The monitor's poll: when nobody sleeps in the poll and nobody polled for {@link #MONITOR_POLL_AFTER_NANOS},
-     * poll every ready poller; the threads unparked go to the global queue. Returns the descriptors found ready.
+     * poll every ready poller; the threads unparked go to the global queue. Returns the descriptors found ready. Never
+     * throws: a poll that fails is logged and the monitor goes on (a carrier's failed poll is its loop's to log).
      */
     int monitorPoll(long now) {
         Pollers ps = pollers;
@@ -265,11 +267,18 @@ final class Netpoll {
                 || now - lastPoll < MONITOR_POLL_AFTER_NANOS) {
             return 0;
         }
-        long ready = readyNow(monitorBuffer);
-        int found = pollEach(ps, ready);
-        monitorPolls++;
-        monitorDescriptors += found;
-        return found;
+        try {
+            long ready = readyNow(monitorBuffer);
+            int found = pollEach(ps, ready);
+            monitorPolls++;
+            monitorDescriptors += found;
+            return found;
+        } catch (RuntimeException e) {
+            lastPoll = now;
+            LOG.log(System.Logger.Level.ERROR, "Shuttle: the monitor's network poll failed; it tries again after "
+                    + MONITOR_POLL_AFTER_NANOS / 1_000_000 + " ms", e);
+            return 0;
+        }
     }
 
     /** The pollers whose descriptors are ready now, as a bit set; does not block. */
