@@ -1,5 +1,16 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.core.CarrierPool;
+import dev.shuttle.scheduler.core.CarrierThread;
+import dev.shuttle.scheduler.core.PoolState;
+import dev.shuttle.scheduler.core.ScheduledHandle;
+import dev.shuttle.scheduler.core.ScheduledStart;
+import dev.shuttle.scheduler.core.SchedulingDelays;
+import dev.shuttle.scheduler.core.SpinPolicy;
+import dev.shuttle.scheduler.core.TimerService;
+import dev.shuttle.scheduler.install.SystemScheduler;
+import dev.shuttle.scheduler.observe.SchedulerMXBeanImpl;
+
 import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
 
 import dev.shuttle.timers.Timer;

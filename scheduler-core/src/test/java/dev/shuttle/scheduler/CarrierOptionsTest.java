@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.install.SystemScheduler;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;

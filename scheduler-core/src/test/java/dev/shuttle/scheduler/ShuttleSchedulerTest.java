@@ -1,5 +1,10 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.core.Carrier;
+import dev.shuttle.scheduler.core.CarrierPool;
+import dev.shuttle.scheduler.core.CarrierThread;
+import dev.shuttle.scheduler.core.Processor;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,5 +1,8 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.core.CarrierPool;
+import dev.shuttle.scheduler.core.TimerSleepers;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
