@@ -5,10 +5,10 @@ import dev.shuttle.scheduler.core.CarrierThread;
 import dev.shuttle.scheduler.core.PoolState;
 import dev.shuttle.scheduler.core.ScheduledHandle;
 import dev.shuttle.scheduler.core.ScheduledStart;
+import dev.shuttle.scheduler.core.SchedulerAccess;
 import dev.shuttle.scheduler.core.SchedulingDelays;
 import dev.shuttle.scheduler.core.SpinPolicy;
 import dev.shuttle.scheduler.core.TimerService;
-import dev.shuttle.scheduler.install.SystemScheduler;
 import dev.shuttle.scheduler.observe.SchedulerMXBeanImpl;
 
 import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
@@ -57,13 +57,13 @@ import java.util.concurrent.TimeUnit;
 public final class ShuttleScheduler implements AutoCloseable {
     /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
     public static final int MAX_PARALLELISM = PoolState.MAX_PARALLELISM;
-    /**
-     * The scheduler the agent installed as the JVM's default, or null; written by {@link SystemScheduler}. Kept here
-     * rather than there so that using a scheduler never loads the agent's classes, which name
-     * {@code java.lang.instrument} types: an application on the module path has no {@code java.instrument} in its boot
-     * layer unless it asks for it.
-     */
-    private static volatile ShuttleScheduler installedDefault;
+    static {
+        // The agent's installation (dev.shuttle.scheduler.install) reads a scheduler's pool through SchedulerAccess.
+        // The system default is held there too, not in the agent's classes, so that using a scheduler never loads
+        // them: they name java.lang.instrument types, and an application on the module path has no java.instrument
+        // in its boot layer unless it asks for it.
+        SchedulerAccess.poolsAre(scheduler -> ((ShuttleScheduler) scheduler).pool);
+    }
 
     private final CarrierPool pool;
     private final SchedulerMXBeanImpl management;
@@ -96,12 +96,8 @@ public final class ShuttleScheduler implements AutoCloseable {
         return new Builder();
     }
 
-    static void setSystemDefault(ShuttleScheduler scheduler) {
-        installedDefault = scheduler;
-    }
-
     static boolean isSystemDefault(ShuttleScheduler scheduler) {
-        return scheduler != null && scheduler == installedDefault;
+        return scheduler != null && scheduler == SchedulerAccess.systemDefault();
     }
 
     /**
@@ -123,7 +119,7 @@ public final class ShuttleScheduler implements AutoCloseable {
      * @return the JVM-wide Shuttle scheduler, or empty when the JVM's default is the JDK's
      */
     public static Optional<ShuttleScheduler> systemDefault() {
-        return Optional.ofNullable(installedDefault);
+        return Optional.ofNullable((ShuttleScheduler) SchedulerAccess.systemDefault());
     }
 
     /**
@@ -300,11 +296,6 @@ public final class ShuttleScheduler implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** The executor the JDK sees; package-private for tests and the agent. */
-    CarrierPool pool() {
-        return pool;
     }
 
     /**

@@ -18,7 +18,7 @@ import jdk.jfr.Timespan;
 @Category("Shuttle")
 @Description("A carrier thread was stuck in a blocking call while work waited; its processor went to another carrier")
 @StackTrace(false)
-final class CarrierBlockedEvent extends jdk.jfr.Event {
+public final class CarrierBlockedEvent extends jdk.jfr.Event {
     /** Frames of the virtual thread's stack kept in {@link #stack}: enough to reach the caller of a JDK read. */
     static final int STACK_FRAMES = 16;
 

@@ -23,23 +23,23 @@ import java.util.concurrent.TimeUnit;
  * {@code ForkJoinPool}'s own workers is ever started; the JDK only calls {@link #execute(Runnable)} and
  * {@code schedule}. Applications never see this class: {@link ShuttleScheduler} is the public face.
  */
-final class CarrierPool extends ForkJoinPool {
+public final class CarrierPool extends ForkJoinPool {
     /** The state of a task that continues no virtual thread: distinct from every VirtualThread state. */
     private static final int NOT_A_VIRTUAL_THREAD = Integer.MIN_VALUE;
     /** Defaults of the builder's carrier options, for pools built directly (tests). */
-    static final int DEFAULT_MAX_CARRIERS = 256;
-    static final long DEFAULT_KEEP_ALIVE_NANOS = 30_000_000_000L;
+    public static final int DEFAULT_MAX_CARRIERS = 256;
+    public static final long DEFAULT_KEEP_ALIVE_NANOS = 30_000_000_000L;
 
-    final PoolState state;
+    public final PoolState state;
     /** The timer heaps' earliest deadlines, as idle carriers, wakers and the monitor read them. */
     final TimerDeadlines deadlines;
-    final HandOff handOff;
+    public final HandOff handOff;
     /** The network poll; idle until the agent hands it the JDK's pollers ({@link NetpollInstall}). */
-    final Netpoll netpoll = new Netpoll();
+    public final Netpoll netpoll = new Netpoll();
     final Idle idle;
     final Resize resize;
-    final TimerService timers;
-    final Monitor monitor;
+    public final TimerService timers;
+    public final Monitor monitor;
     private final CarrierThread[] initialCarriers;
 
     /** A pool with the builder's defaults for the carrier options (no time slice). */
@@ -47,7 +47,7 @@ final class CarrierPool extends ForkJoinPool {
         this(parallelism, spin, Math.max(parallelism, DEFAULT_MAX_CARRIERS), 0, DEFAULT_KEEP_ALIVE_NANOS);
     }
 
-    CarrierPool(int parallelism, SpinPolicy spin, int maxCarriers, long timeSliceNanos, long keepAliveNanos) {
+    public CarrierPool(int parallelism, SpinPolicy spin, int maxCarriers, long timeSliceNanos, long keepAliveNanos) {
         super(parallelism);
         this.state = new PoolState(parallelism, spin);
         this.deadlines = new TimerDeadlines(state);
@@ -68,7 +68,7 @@ final class CarrierPool extends ForkJoinPool {
         return new Carrier(state, handOff, idle, resize, timers, group, serial, initial);
     }
 
-    void start() {
+    public void start() {
         for (CarrierThread c : initialCarriers) {
             c.start();
         }
@@ -137,7 +137,7 @@ final class CarrierPool extends ForkJoinPool {
     }
 
     /** Ends the carriers and the monitor; called once every virtual thread has finished. */
-    void stop() {
+    public void stop() {
         state.markStopping();
         for (Processor proc : state.everCreated()) {
             idle.unpark(proc);
@@ -146,7 +146,7 @@ final class CarrierPool extends ForkJoinPool {
         monitor.stop();
     }
 
-    void joinCarriers() throws InterruptedException {
+    public void joinCarriers() throws InterruptedException {
         handOff.joinAll();
         monitor.join();
     }

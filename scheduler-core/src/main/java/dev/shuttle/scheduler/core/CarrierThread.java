@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Fields marked "owner" are read and written by this thread only (a virtual thread mounted here runs on this
  * thread too, so the scheduler's entry points reach them through {@code currentCarrier}).
  */
-abstract class CarrierThread extends Thread {
+public abstract class CarrierThread extends Thread {
     static final int SPARE_RUNNING = 0;
     static final int SPARE_WAITING = 1;
     static final int SPARE_CLAIMED = 2;
@@ -30,7 +30,7 @@ abstract class CarrierThread extends Thread {
     }
 
     /** The scheduler this carrier serves: whoever submits or arms from it asks whether it is theirs. */
-    final PoolState state;
+    public final PoolState state;
     /** Unique in the pool; part of a held processor's state word. */
     final int serial;
     /** Owner: the processor this carrier holds, or null. */

@@ -23,14 +23,14 @@ import java.lang.invoke.VarHandle;
  * counters, where this bean publishes its buckets. Here each record is two plain-speed stores to the owner's own
  * array (opaque, so a reader sees whole values) and no atomic read-modify-write.
  */
-final class DelayHistogram {
+public final class DelayHistogram {
     static final int MIN_BUCKET_BITS = 9;
     static final int MAX_BUCKET_BITS = 39;
     static final int SUB_BUCKET_BITS = 3;
     static final int SUB_BUCKETS = 1 << SUB_BUCKET_BITS;
     private static final int BUCKETS = MAX_BUCKET_BITS - MIN_BUCKET_BITS + 2;
     /** Counters per kind: the buckets' sub-buckets, then the overflow bucket. */
-    static final int COUNTS = BUCKETS * SUB_BUCKETS + 1;
+    public static final int COUNTS = BUCKETS * SUB_BUCKETS + 1;
     static final int OVERFLOW = COUNTS - 1;
 
     private static final VarHandle LONGS = MethodHandles.arrayElementVarHandle(long[].class);
@@ -39,7 +39,7 @@ final class DelayHistogram {
     private final long[] counts = new long[HandOffStamps.KINDS * (COUNTS + 1)];
 
     /** Owner: counts one wait of {@code nanos} (negative counts as 0) handed off as {@code kind}. */
-    void record(int kind, long nanos) {
+    public void record(int kind, long nanos) {
         long d = Math.max(nanos, 0);
         int i = kind * COUNTS + index(d);
         LONGS.setOpaque(counts, i, (long) LONGS.getOpaque(counts, i) + 1);
@@ -50,7 +50,7 @@ final class DelayHistogram {
     }
 
     /** Adds this histogram's counts (and maxima) to {@code into}, a snapshot being merged; any thread. */
-    void addTo(Snapshot into) {
+    public void addTo(Snapshot into) {
         for (int k = 0; k < HandOffStamps.KINDS; k++) {
             long[] c = into.counts[k];
             for (int i = 0; i < COUNTS; i++) {
@@ -80,7 +80,7 @@ final class DelayHistogram {
     }
 
     /** The smallest wait, in nanoseconds, counted at {@code index}. */
-    static long lowerBound(int index) {
+    public static long lowerBound(int index) {
         if (index == OVERFLOW) {
             return 1L << MAX_BUCKET_BITS;
         }
@@ -100,12 +100,12 @@ final class DelayHistogram {
      * Several owners' histograms merged, or the difference of two such merges: counts per kind and bucket, and the
      * largest wait per kind (in a difference, the larger of the two readings' maxima).
      */
-    static final class Snapshot {
-        final long[][] counts = new long[HandOffStamps.KINDS][COUNTS];
-        final long[] max = new long[HandOffStamps.KINDS];
+    public static final class Snapshot {
+        public final long[][] counts = new long[HandOffStamps.KINDS][COUNTS];
+        public final long[] max = new long[HandOffStamps.KINDS];
 
         /** The counts of every kind added together. */
-        long[] allKinds() {
+        public long[] allKinds() {
             long[] all = new long[COUNTS];
             for (long[] c : counts) {
                 for (int i = 0; i < COUNTS; i++) {
@@ -115,7 +115,7 @@ final class DelayHistogram {
             return all;
         }
 
-        long maxAllKinds() {
+        public long maxAllKinds() {
             long m = 0;
             for (long x : max) {
                 m = Math.max(m, x);
@@ -124,7 +124,7 @@ final class DelayHistogram {
         }
 
         /** This reading minus an earlier one of the same histograms: what was recorded in between. */
-        Snapshot minus(Snapshot earlier) {
+        public Snapshot minus(Snapshot earlier) {
             Snapshot d = new Snapshot();
             for (int k = 0; k < HandOffStamps.KINDS; k++) {
                 for (int i = 0; i < COUNTS; i++) {
@@ -135,7 +135,7 @@ final class DelayHistogram {
             return d;
         }
 
-        static long total(long[] counts) {
+        public static long total(long[] counts) {
             long n = 0;
             for (long c : counts) {
                 n += c;
@@ -147,7 +147,7 @@ final class DelayHistogram {
          * The {@code q} quantile (0 < q <= 1) of {@code counts}, as the upper bound of its bucket, so "at most" this
          * long, capped at {@code max} when that is known (> 0); 0 with no samples.
          */
-        static long quantile(long[] counts, double q, long max) {
+        public static long quantile(long[] counts, double q, long max) {
             long total = total(counts);
             if (total == 0) {
                 return 0;

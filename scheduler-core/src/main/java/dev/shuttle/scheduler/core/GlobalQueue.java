@@ -23,7 +23,7 @@ import org.jctools.queues.varhandle.MpscUnboundedVarHandleArrayQueue;
  * waits out another's batch, which is bounded by {@link RunQueue#CAPACITY}. {@link #isEmpty} and {@link #size} read
  * the indexes without the flag, so a carrier that sees nothing queued takes no lock and writes nothing shared.
  */
-final class GlobalQueue {
+public final class GlobalQueue {
     /** Slots per chunk of the linked-array queue. */
     static final int CHUNK = 1024;
 
@@ -94,7 +94,7 @@ final class GlobalQueue {
         return queue.isEmpty();
     }
 
-    int size() {
+    public int size() {
         return queue.size();
     }
 

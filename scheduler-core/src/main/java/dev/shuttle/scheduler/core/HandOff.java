@@ -37,7 +37,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #retakeBlocked} when they find no idle processor, the monitor {@link #retake}, the carriers the rest. A
  * spare carrier waiting for a processor is unparked here, not through the wake-ups: it holds no processor yet.
  */
-final class HandOff {
+public final class HandOff {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
 
     private final PoolState state;
@@ -58,7 +58,7 @@ final class HandOff {
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicInteger nextSerial = new AtomicInteger();
     /** Processors handed from a stuck carrier to another one. */
-    final AtomicLong handOffs = new AtomicLong();
+    public final AtomicLong handOffs = new AtomicLong();
     private volatile boolean warnedAtCap;
 
     HandOff(PoolState state, int maxCarriers, long keepAliveNanos, NewCarrier newCarrier) {
@@ -286,7 +286,7 @@ final class HandOff {
     }
 
     /** CarrierThread threads alive now: the processors' carriers, spares, and carriers that lost a processor. */
-    int carrierThreads() {
+    public int carrierThreads() {
         return count.get();
     }
 

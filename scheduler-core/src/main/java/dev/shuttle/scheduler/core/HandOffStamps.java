@@ -44,23 +44,23 @@ import java.util.concurrent.ThreadLocalRandom;
  * lower bound. A foreign submitter draws with {@link ThreadLocalRandom} (its seed is a field of the current thread)
  * and makes a new stamp for each sampled hand-off: foreign hand-offs are not a carrier's hot path.
  */
-final class HandOffStamps {
+public final class HandOffStamps {
     /** Kinds of hand-off, as {@code DelayHistogram} separates them. */
-    static final int START = 0;
-    static final int WAKE = 1;
-    static final int YIELD = 2;
+    public static final int START = 0;
+    public static final int WAKE = 1;
+    public static final int YIELD = 2;
     static final int TIMER = 3;
     static final int KINDS = 4;
-    static final String[] KIND_NAMES = {"start", "wake", "yield", "timer"};
+    public static final String[] KIND_NAMES = {"start", "wake", "yield", "timer"};
 
     /** One hand-off in this many is timed, on average (Go's {@code gTrackingPeriod}). */
-    static final int SAMPLE_PERIOD = 8;
+    public static final int SAMPLE_PERIOD = 8;
     /** Stamps per carrier: how many of its sampled hand-offs may wait at once before samples are lost. */
     static final int STAMPS = 1024;
     private static final int TIME_BITS = 48;
     private static final long TIME_MASK = (1L << TIME_BITS) - 1;
     /** The bits a stamp word uses: the time, then the kind. */
-    static final int WORD_BITS = TIME_BITS + 2;
+    public static final int WORD_BITS = TIME_BITS + 2;
 
     private static final VarHandle TASK;
 
@@ -83,7 +83,7 @@ final class HandOffStamps {
     /** Owner: xorshift state for the gaps; never 0. */
     private int seed;
 
-    HandOffStamps() {
+    public HandOffStamps() {
         this(SAMPLE_PERIOD, STAMPS);
     }
 
@@ -127,7 +127,7 @@ final class HandOffStamps {
      * field only the owner writes; see the class comment for the gaps. {@link #stamp} decides with it, and so does the
      * JDK-default measuring mode ({@link JdkSchedulingDelays}), whose carriers own an instance they never stamp with.
      */
-    boolean sampled() {
+    public boolean sampled() {
         if (--countdown != 0) {
             return false;
         }
@@ -156,11 +156,11 @@ final class HandOffStamps {
     }
 
     /** A stamp word: {@code kind} over the low 48 bits of {@code now} ({@link System#nanoTime()}). */
-    static long word(int kind, long now) {
+    public static long word(int kind, long now) {
         return (long) kind << TIME_BITS | now & TIME_MASK;
     }
 
-    static int kind(long word) {
+    public static int kind(long word) {
         return (int) (word >>> TIME_BITS) & 3;
     }
 
@@ -168,7 +168,7 @@ final class HandOffStamps {
      * Nanoseconds from the stamp in {@code word} to {@code now} ({@link System#nanoTime()}): the difference modulo
      * 2<sup>48</sup>, so a wait is right across the clock's wrap and up to 78 hours long.
      */
-    static long waited(long word, long now) {
+    public static long waited(long word, long now) {
         return (now - word) & TIME_MASK;
     }
 

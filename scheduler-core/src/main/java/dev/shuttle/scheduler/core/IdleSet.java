@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * after the bit, so it may briefly lag the bitmap: a skipped wake-up is covered by the parking carrier's re-check,
  * and a wake-up attempt that finds no bit by the waker's own look at the queues ({@code Idle.wakep}).
  */
-final class IdleSet {
+public final class IdleSet {
     private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final long[] words;
@@ -59,11 +59,11 @@ final class IdleSet {
         return true;
     }
 
-    boolean contains(int i) {
+    public boolean contains(int i) {
         return ((long) WORDS.getVolatile(words, i >>> 6) & (1L << i)) != 0;
     }
 
-    int count() {
+    public int count() {
         return count.get();
     }
 

@@ -19,9 +19,9 @@ import java.util.Locale;
  * <p>As {@link TimerSlack}, only where native access is already enabled for Shuttle and on Linux; elsewhere
  * {@link #read} returns {@link #UNAVAILABLE} and spinning is judged by the search's own outcomes alone.
  */
-final class InvoluntarySwitches {
+public final class InvoluntarySwitches {
     /** What {@link #read} returns where the count cannot be read. */
-    static final long UNAVAILABLE = -1;
+    public static final long UNAVAILABLE = -1;
     private static final int RUSAGE_THREAD = 1;
     /** {@code sizeof(struct rusage)} on 64-bit Linux: two timevals, then fourteen longs. */
     private static final long RUSAGE_BYTES = 144;
@@ -29,7 +29,7 @@ final class InvoluntarySwitches {
     private static final long NIVCSW_OFFSET = 136;
     private static final MethodHandle GETRUSAGE = lookup();
     /** Whether {@link #read} can return a count here. */
-    static final boolean AVAILABLE = GETRUSAGE != null;
+    public static final boolean AVAILABLE = GETRUSAGE != null;
 
     private final MemorySegment rusage = GETRUSAGE == null ? null : Arena.ofAuto().allocate(RUSAGE_BYTES, 8);
 

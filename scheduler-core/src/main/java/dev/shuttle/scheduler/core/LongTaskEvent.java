@@ -19,7 +19,7 @@ import jdk.jfr.Timespan;
 @Category("Shuttle")
 @Description("A virtual thread kept its processor longer than minRunningFor (default 20 ms) while other work waited")
 @StackTrace(false)
-final class LongTaskEvent extends jdk.jfr.Event {
+public final class LongTaskEvent extends jdk.jfr.Event {
     /** The recordings' smallest {@code minRunningFor}; the monitor reads it before building an event. */
     static volatile long minRunningForNanos = 20_000_000L;
 

@@ -43,7 +43,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>It sits above everything it looks at: it reads the {@link PoolState} and the timer heaps, and acts through
  * {@link Idle} and {@link HandOff}; carriers and wakers reach it only through {@code Idle}'s flag and an unpark.
  */
-final class Monitor implements Runnable {
+public final class Monitor implements Runnable {
     static final long MIN_DELAY_NANOS = 20_000;
     static final long MAX_DELAY_NANOS = 10_000_000;
     private static final int QUIET_LOOKS_BEFORE_BACKOFF = 50;
@@ -123,11 +123,11 @@ final class Monitor implements Runnable {
         thread.join();
     }
 
-    long rescues() {
+    public long rescues() {
         return rescues.get();
     }
 
-    long retakes() {
+    public long retakes() {
         return retakes.get();
     }
 

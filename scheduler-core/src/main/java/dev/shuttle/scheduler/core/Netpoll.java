@@ -41,7 +41,7 @@ import java.util.concurrent.locks.LockSupport;
  * <p>It calls nothing above it: {@link Idle}, {@link TimerSleepers}, the carriers and the monitor call it; it calls
  * {@link EPoll} and the pollers' own poll.
  */
-final class Netpoll {
+public final class Netpoll {
     /**
      * How long the pollers may go unpolled while every carrier is busy before the monitor polls: Go's {@code sysmon}
      * bound. Readiness that arrives then waits for a carrier to come free anyway; a carrier that runs out of work polls
@@ -84,8 +84,8 @@ final class Netpoll {
     /** The word wakers write to the eventfd: shared, since every waker writes the same value. */
     private EPoll.Buffer signalBuffer;
     /** Monitor-owned counts of its polls and what they found, read by {@link SchedulerCounters}. */
-    long monitorPolls;
-    long monitorDescriptors;
+    public long monitorPolls;
+    public long monitorDescriptors;
 
     /**
      * The JDK's pollers as Shuttle drives them: their epoll descriptors and a poll of each without blocking. The

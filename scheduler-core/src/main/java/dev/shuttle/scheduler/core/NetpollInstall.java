@@ -18,7 +18,7 @@ import java.util.function.Predicate;
  * {@code -Dshuttle.netpoll=on} given explicitly makes the same conditions an error, so that a comparison that asked for
  * it does not measure the JDK's pollers by mistake.
  */
-final class NetpollInstall {
+public final class NetpollInstall {
     static final String PROPERTY = "shuttle.netpoll";
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
 
@@ -40,7 +40,7 @@ final class NetpollInstall {
      * Arranges for {@code pool} to drive the JDK's pollers once {@code Poller} is initialised. Returns null when done
      * (or when the switch is off, or left on by default where it cannot be), else the line to exit with.
      */
-    static String install(Instrumentation inst, CarrierPool pool) {
+    public static String install(Instrumentation inst, CarrierPool pool) {
         String value = System.getProperty(PROPERTY);
         boolean on;
         try {

@@ -10,23 +10,23 @@ import java.util.concurrent.atomic.AtomicInteger;
  * answers questions about that state and calls nothing above it, so every protocol that reads or changes it (waking,
  * searching, parking, the monitor, resizing) can sit above it and call downward only.
  */
-final class PoolState {
+public final class PoolState {
     /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
-    static final int MAX_PARALLELISM = 0x7fff;
+    public static final int MAX_PARALLELISM = 0x7fff;
     /**
      * The processors in use, {@code parallelism} of them; replaced, never written in place, by a {@link Resize}. Hot
      * paths read it once per use and index only the array they read.
      */
-    volatile Processor[] processors;
+    public volatile Processor[] processors;
     /**
      * Every processor ever created, those in use first: retired ones keep their counters ({@link SchedulerCounters}
      * sums them all) and come back when the pool grows again. Indexes by a processor number read elsewhere (the
      * timer watcher's) stay valid in it whatever resize happened since.
      */
     private volatile Processor[] created;
-    final IdleSet idle = new IdleSet(MAX_PARALLELISM);
+    public final IdleSet idle = new IdleSet(MAX_PARALLELISM);
     /** Carriers in the searching state (Go's {@code nmspinning}); see package-info for the wake-up protocol. */
-    final AtomicInteger searching = new AtomicInteger();
+    public final AtomicInteger searching = new AtomicInteger();
     /**
      * The part of {@code searching} that is wakers' promises: carriers whose idle bit a waker cleared, counting them
      * as searching, and that have not yet got up. Raised by the waker after its clear, lowered by the woken carrier
@@ -37,12 +37,12 @@ final class PoolState {
     /** Processors in phase BLOCKING: a waker that finds no idle processor may take one of those instead. */
     final AtomicInteger blocking = new AtomicInteger();
     /** External submissions, yields and local-queue overflow. */
-    final GlobalQueue global = new GlobalQueue();
-    final ThreadLifecycle threads = new ThreadLifecycle();
+    public final GlobalQueue global = new GlobalQueue();
+    public final ThreadLifecycle threads = new ThreadLifecycle();
     final SpinPolicy spin;
     private volatile boolean stopping;
     /** The scheduler's name, for JFR events; set before the carriers start, which publishes it to them. */
-    String name = "";
+    public String name = "";
 
     PoolState(int parallelism, SpinPolicy spin) {
         this.spin = spin;
@@ -61,7 +61,7 @@ final class PoolState {
     }
 
     /** Every processor ever created, those in use first. */
-    Processor[] everCreated() {
+    public Processor[] everCreated() {
         return created;
     }
 
@@ -118,7 +118,7 @@ final class PoolState {
      * Processors whose idle bit is clear: running a task, searching, or handed off while their carrier blocks. A racy
      * snapshot: the searchers' cap, the lone searcher's no-pause rule and the MXBean read it as such.
      */
-    int busy() {
+    public int busy() {
         return processors.length - idle.count();
     }
 

@@ -42,10 +42,10 @@ import java.lang.invoke.VarHandle;
  * sees the flag before it parks or after it wakes. {@code RETIRED_WORD} is in phase LOOP under a serial no carrier
  * has, so no hand-off or holder CAS ever matches it. A processor brought back by a later grow is bound afresh.
  */
-final class Processor {
+public final class Processor {
     static final int LOOP = 0;
-    static final int TASK = 1;
-    static final int BLOCKING = 2;
+    public static final int TASK = 1;
+    public static final int BLOCKING = 2;
     private static final int PHASE_BITS = 2;
     private static final int PHASE_MASK = (1 << PHASE_BITS) - 1;
     /** The state of a processor no carrier holds, after a resize retired it. */
@@ -64,10 +64,10 @@ final class Processor {
         }
     }
 
-    final int index;
-    final RunQueue runQueue;
+    public final int index;
+    public final RunQueue runQueue;
     /** Timers armed by threads running here; fired by the holder, or stolen by an idle carrier. */
-    final TimerHeap timers = new TimerHeap();
+    public final TimerHeap timers = new TimerHeap();
     /**
      * Holder: how long before its deadline this processor's carrier parks until as the timer watcher, then spins: a
      * low quantile of how late its timed parks return ({@link TimerSleepers#nextParkLead}).
@@ -101,42 +101,42 @@ final class Processor {
     // line it would not write anyway (the holder writes tick in the same object every loop). Readers sum them racily;
     // a sum may lag by the increments not yet visible, never go backwards on x86-64 where long stores are atomic.
     /** Holder: virtual-thread runs started (a run lasts until the thread parks, yields or ends). */
-    long tasksRun;
+    public long tasksRun;
     /** Holder: successful steals from another processor's queue or runNext (one per steal, whatever its size). */
-    long steals;
+    public long steals;
     /** Holder: times its carrier slept while idle (one idle spell may sleep several times). */
-    long parks;
+    public long parks;
     /** Holder: times its carrier got up from idle to work (woken, or up for due timers or work it saw). */
-    long wakeUps;
+    public long wakeUps;
     /** Holder: times its carrier, woken to search, slept again without having run a task (a wake-up for nothing). */
-    long emptyWakeUps;
+    public long emptyWakeUps;
     /** Holder: searches that spun (paused between two rounds) and then found work. */
-    long spinsFound;
+    public long spinsFound;
     /** Holder: searches that spun and found nothing; the carrier parked after them. */
-    long spinsWasted;
+    public long spinsWasted;
     /**
      * Holder: involuntary context switches of the carriers that held this processor, counted by each as it parks
      * ({@link InvoluntarySwitches}): times the kernel took a carrier's core while it was runnable.
      */
-    long involuntarySwitches;
+    public long involuntarySwitches;
     /** Holder: the sleeps its carrier spent in the network poll ({@link Netpoll}). */
-    long pollsBlocking;
+    public long pollsBlocking;
     /** Holder: its carrier's polls that did not block. */
-    long pollsNonBlocking;
+    public long pollsNonBlocking;
     /** Holder: descriptors its carrier's polls found ready (each unparks the thread waiting for it). */
-    long polledDescriptors;
+    public long polledDescriptors;
     /** Holder: the JDK pollers its carrier's sleep in the poll found ready, a bit per poller, polled once it is up. */
     long readyPollers;
     /** Holder: timers fired from this processor's own heap. */
-    long timersFiredOwn;
+    public long timersFiredOwn;
     /** Holder: timers this processor's carrier fired from other processors' heaps. */
-    long timersStolen;
+    public long timersStolen;
     /**
      * Timers armed on this processor's heap by its carrier. Written on the carrier as a virtual thread unmounts, so a
      * carrier that lost this processor and has not yet noticed may increment it at the same time as the new holder:
      * a plain increment may then lose one count. Accepted: an exact count would need a shared atomic per timed park.
      */
-    long timersArmed;
+    public long timersArmed;
     /** Holder: the sampled waits of the threads it started ({@link SchedulingDelays}). */
     final DelayHistogram delays = new DelayHistogram();
     /**
@@ -180,7 +180,7 @@ final class Processor {
         return ((long) carrier.serial << PHASE_BITS) | phase;
     }
 
-    static int phaseOf(long word) {
+    public static int phaseOf(long word) {
         return (int) (word & PHASE_MASK);
     }
 
@@ -207,15 +207,15 @@ final class Processor {
         return state() == RETIRED_WORD;
     }
 
-    CarrierThread holder() {
+    public CarrierThread holder() {
         return holder;
     }
 
-    long state() {
+    public long state() {
         return (long) STATE.getVolatile(this);
     }
 
-    int tick() {
+    public int tick() {
         return (int) TICK.getAcquire(this);
     }
 

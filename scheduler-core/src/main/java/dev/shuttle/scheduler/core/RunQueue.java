@@ -23,7 +23,7 @@ import org.jctools.queues.varhandle.MpscVarHandleArrayQueue;
  * consumer stay on one warm cache). Owner and thieves take it with atomic swaps, so it is run once. It is not part
  * of {@link #hasStealableWork}: the owner will run it, so no carrier has to stay awake for it.
  */
-final class RunQueue {
+public final class RunQueue {
     static final int CAPACITY = 256;
 
     private static final VarHandle RUN_NEXT;
@@ -134,7 +134,7 @@ final class RunQueue {
         return RUN_NEXT.getAcquire(this) == null && queue.isEmpty();
     }
 
-    int size() {
+    public int size() {
         return queue.size() + (RUN_NEXT.getAcquire(this) == null ? 0 : 1);
     }
 }

@@ -15,10 +15,10 @@ import java.util.concurrent.TimeoutException;
  * This class is package-private, so the future's only operations are {@code ScheduledFuture}'s. One small object per
  * {@code schedule} call; the JDK's timed parks, which go through {@code CarrierPool.schedule}, never see it.
  */
-final class ScheduledHandle implements ScheduledFuture<Void> {
+public final class ScheduledHandle implements ScheduledFuture<Void> {
     private final Timer timer;
 
-    ScheduledHandle(Timer timer) {
+    public ScheduledHandle(Timer timer) {
         this.timer = timer;
     }
 

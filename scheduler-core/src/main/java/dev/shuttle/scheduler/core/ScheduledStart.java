@@ -9,7 +9,7 @@ import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
  * timers: it names this class to {@code TimerService.cancelPending}, which fires and cancels actions without knowing
  * their kinds, so the dependency runs one way (scheduler, then this action, then the pool it starts threads on).
  */
-record ScheduledStart(Runnable task, CarrierPool pool) implements Runnable {
+public record ScheduledStart(Runnable task, CarrierPool pool) implements Runnable {
     @Override
     public void run() {
         JdkVirtualThreads.newBuilder(pool).start(task);

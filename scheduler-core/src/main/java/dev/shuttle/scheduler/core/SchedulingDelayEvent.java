@@ -23,9 +23,9 @@ import jdk.jfr.Timespan;
 @Category("Shuttle")
 @Description("A sampled virtual thread waited for a carrier at least minDelay (default 20 ms)")
 @StackTrace(false)
-final class SchedulingDelayEvent extends jdk.jfr.Event {
+public final class SchedulingDelayEvent extends jdk.jfr.Event {
     /** The recordings' smallest {@code minDelay}; the recording path reads it before building an event. */
-    static volatile long minDelayNanos = 20_000_000L;
+    public static volatile long minDelayNanos = 20_000_000L;
 
     @Label("Scheduler")
     String scheduler;
@@ -70,7 +70,7 @@ final class SchedulingDelayEvent extends jdk.jfr.Event {
         }
     }
 
-    static void emit(String scheduler, Thread thread, int kind, long delay, int processor, long previousThreadId) {
+    public static void emit(String scheduler, Thread thread, int kind, long delay, int processor, long previousThreadId) {
         SchedulingDelayEvent e = new SchedulingDelayEvent();
         if (!e.isEnabled()) {
             return;

@@ -1,6 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.observe.JdkSchedulingDelays;
 
 import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
 
@@ -19,8 +18,10 @@ import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
  * own histogram, and one release store. Nothing shared is read or written for an unsampled task, and nothing is
  * allocated once a carrier's stamps exist. {@value #PROPERTY}{@code =off} turns it off (a static final the JIT folds).
  */
-final class SchedulingDelays {
-    static final String PROPERTY = "shuttle.schedulingDelay";
+public final class SchedulingDelays {
+    public static final String PROPERTY = "shuttle.schedulingDelay";
+    /** The agent's switch that also measures the JDK's own scheduler ({@code JdkSchedulingDelays} reads it). */
+    public static final String MEASURE_PROPERTY = "shuttle.measure";
     /**
      * Whether Shuttle's schedulers measure: unless {@value #PROPERTY}{@code =off} says not to (the agent's
      * {@code shuttle.measure=true} measures all the same). An unsampled hand-off and start cost a decrement and a type
@@ -28,14 +29,14 @@ final class SchedulingDelays {
      * when it matters.
      */
     static final boolean ENABLED = !"off".equals(System.getProperty(PROPERTY))
-            || "true".equals(System.getProperty(JdkSchedulingDelays.PROPERTY));
+            || "true".equals(System.getProperty(MEASURE_PROPERTY));
 
     /**
      * {@value #PROPERTY}: {@code on} (the default, also when unset) or {@code off}.
      *
      * @throws IllegalArgumentException naming the property and the value otherwise
      */
-    static boolean parseEnabled(String text) {
+    public static boolean parseEnabled(String text) {
         if (text == null || text.equals("on")) {
             return true;
         }
@@ -90,7 +91,7 @@ final class SchedulingDelays {
     }
 
     /** Every processor's histogram merged, retired processors' included; any thread, racing with the holders. */
-    static DelayHistogram.Snapshot snapshot(PoolState state) {
+    public static DelayHistogram.Snapshot snapshot(PoolState state) {
         DelayHistogram.Snapshot s = new DelayHistogram.Snapshot();
         for (Processor p : state.everCreated()) {
             p.delays.addTo(s);

@@ -21,10 +21,10 @@ package dev.shuttle.scheduler.core;
  * @param spinRounds rounds after the first, each after a pause
  * @param pauseNanos how long one pause spins
  */
-record SpinPolicy(int spinRounds, long pauseNanos) {
-    static final SpinPolicy DEFAULT = new SpinPolicy(4, 4_000L);
+public record SpinPolicy(int spinRounds, long pauseNanos) {
+    public static final SpinPolicy DEFAULT = new SpinPolicy(4, 4_000L);
 
-    SpinPolicy {
+    public SpinPolicy {
         if (spinRounds < 0 || pauseNanos < 0) {
             throw new IllegalArgumentException("spin policy values must be >= 0: " + spinRounds + ", "
                     + pauseNanos);

@@ -17,7 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
  * writes {@code closed}, then reads the set. A start that {@code close} does not see has seen {@code closed} and
  * backs out with {@link RejectedExecutionException}.
  */
-final class ThreadLifecycle {
+public final class ThreadLifecycle {
     private final Set<Thread> live = ConcurrentHashMap.newKeySet();
     private volatile boolean closed;
 
@@ -33,20 +33,20 @@ final class ThreadLifecycle {
         live.remove(vthread);
     }
 
-    void close() {
+    public void close() {
         closed = true;
     }
 
-    boolean isClosed() {
+    public boolean isClosed() {
         return closed;
     }
 
-    int liveCount() {
+    public int liveCount() {
         return live.size();
     }
 
     /** Waits until every admitted thread has finished; returns early, with the flag set, if interrupted. */
-    boolean awaitAll() {
+    public boolean awaitAll() {
         for (Thread t : live) {
             try {
                 t.join();

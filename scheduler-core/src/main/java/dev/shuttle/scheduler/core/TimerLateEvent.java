@@ -19,7 +19,7 @@ import jdk.jfr.Timespan;
 @Category("Shuttle")
 @Description("Timers (sleeps, timed waits, scheduled starts) fired more than 20 ms after their deadline")
 @StackTrace(false)
-final class TimerLateEvent extends jdk.jfr.Event {
+public final class TimerLateEvent extends jdk.jfr.Event {
     /** The recordings' smallest {@code minLateness}; the firing path reads it before building an event. */
     static volatile long minLatenessNanos = 20_000_000L;
 

@@ -37,7 +37,7 @@ import java.util.function.Predicate;
  * to cancel. The service owns what is in the heaps and their locks, and knows nothing of the actions it fires: it
  * calls down only, into {@link Idle}, {@link Resize} and the heaps, and nothing it calls calls it back.
  */
-final class TimerService {
+public final class TimerService {
     private static final System.Logger LOG = System.getLogger("dev.shuttle.scheduler");
     /** Timers fired per heap visit: bounds how long one carrier holds a heap's lock. */
     private static final int FIRE_BATCH = 64;
@@ -56,7 +56,7 @@ final class TimerService {
     /** Who sleeps toward the earliest deadline, and whom an arm wakes. */
     private final Idle idle;
     /** Timers armed from threads that are not this pool's carriers (per-processor counts cover the rest). */
-    final LongAdder externalArms = new LongAdder();
+    public final LongAdder externalArms = new LongAdder();
 
     TimerService(PoolState state, Idle idle, Resize resize) {
         this.state = state;
@@ -74,7 +74,7 @@ final class TimerService {
     }
 
     /** {@code nanoTime() + delay}, saturated so that a huge delay is "never" rather than a wrapped past deadline. */
-    static long deadlineAfter(long delay, TimeUnit unit) {
+    public static long deadlineAfter(long delay, TimeUnit unit) {
         long now = System.nanoTime();
         long nanos = unit.toNanos(Math.max(delay, 0));
         long deadline = now + nanos;
@@ -82,7 +82,7 @@ final class TimerService {
     }
 
     /** Arms {@code timer} and makes sure a carrier will be awake for it; returns whether that woke a carrier. */
-    boolean arm(Timer timer) {
+    public boolean arm(Timer timer) {
         Thread carrier = JdkVirtualThreads.currentCarrier();
         Processor proc = carrier instanceof CarrierThread c && c.state == state ? c.p : null;
         boolean onCarrier = proc != null;
@@ -265,7 +265,7 @@ final class TimerService {
      * start a new virtual thread ({@code ShuttleScheduler.close}). The caller says which: this service runs actions
      * and knows none of their kinds. Waits out a busy heap lock briefly.
      */
-    int cancelPending(Predicate<Runnable> which) {
+    public int cancelPending(Predicate<Runnable> which) {
         int cancelled = 0;
         for (Processor c : state.processors) {
             TimerHeap heap = c.timers;

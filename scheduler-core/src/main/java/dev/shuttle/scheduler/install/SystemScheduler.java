@@ -2,6 +2,7 @@ package dev.shuttle.scheduler.install;
 
 import dev.shuttle.scheduler.ShuttleScheduler;
 import dev.shuttle.scheduler.core.NetpollInstall;
+import dev.shuttle.scheduler.core.SchedulerAccess;
 import dev.shuttle.scheduler.core.SchedulingDelays;
 import dev.shuttle.scheduler.observe.JdkSchedulingDelays;
 import dev.shuttle.scheduler.observe.SchedulerStatisticsEvent;
@@ -47,7 +48,7 @@ import java.util.concurrent.Executor;
  * </ol>
  * Any problem is returned as one line naming the property and its value; the agent prints it and exits.
  */
-final class SystemScheduler {
+public final class SystemScheduler {
     /** The OpenJDK loom prototype's property, reused so that the command line carries over. */
     static final String IMPL_CLASS_PROPERTY = "jdk.virtualThreadScheduler.implClass";
     static final String PARALLELISM_PROPERTY = "shuttle.parallelism";
@@ -159,17 +160,17 @@ final class SystemScheduler {
 
         ShuttleScheduler scheduler = ShuttleScheduler.builder().name("default").parallelism(parallelism)
                 .maxCarriers(maxCarriers).timeSlice(timeSlice).build();
-        ShuttleScheduler.setSystemDefault(scheduler);
+        SchedulerAccess.setSystemDefault(scheduler);
         try {
             defaultScheduler.setAccessible(true);
-            defaultScheduler.set(null, scheduler.pool());
+            defaultScheduler.set(null, SchedulerAccess.poolOf(scheduler));
         } catch (ReflectiveOperationException | RuntimeException e) {
-            ShuttleScheduler.setSystemDefault(null);
+            SchedulerAccess.setSystemDefault(null);
             scheduler.close();
             return "shuttle: -D" + IMPL_CLASS_PROPERTY + "=" + implClass + ": cannot set "
                     + ThreadBuildersTransformer.CLASS_NAME + "." + ThreadBuildersTransformer.FIELD + ": " + e;
         }
-        return NetpollInstall.install(inst, scheduler.pool());
+        return NetpollInstall.install(inst, SchedulerAccess.poolOf(scheduler));
     }
 
     /**
@@ -225,7 +226,7 @@ final class SystemScheduler {
      *
      * @throws IllegalArgumentException with a message saying what is wrong
      */
-    static int parseMaxCarriers(String text, int parallelism) {
+    public static int parseMaxCarriers(String text, int parallelism) {
         String range = "an integer from the parallelism (" + parallelism + ") to " + ShuttleScheduler.MAX_PARALLELISM;
         long value;
         try {
@@ -245,7 +246,7 @@ final class SystemScheduler {
      *
      * @throws IllegalArgumentException with a message saying what is wrong
      */
-    static Duration parseTimeSlice(String text) {
+    public static Duration parseTimeSlice(String text) {
         String t = text.trim();
         if (t.equals("off")) {
             return null;

@@ -2,6 +2,7 @@ package dev.shuttle.scheduler.observe;
 
 import dev.shuttle.scheduler.core.DelayHistogram;
 import dev.shuttle.scheduler.core.HandOffStamps;
+import dev.shuttle.scheduler.core.SchedulingDelays;
 import dev.shuttle.scheduler.core.SchedulingDelayEvent;
 
 import dev.shuttle.scheduler.jdk.DelayHooksTransformer;
@@ -41,12 +42,12 @@ import java.util.function.ObjIntConsumer;
  * carriers alive at once and no count is lost. On this scheduler a timer's wake-up is a {@code wake}: the pool's delay
  * scheduler hands it to a carrier, which unparks the thread like any other unpark.
  */
-final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
-    static final String PROPERTY = "shuttle.measure";
-    static final String NAME = "jdk-default";
+public final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
+    public static final String PROPERTY = SchedulingDelays.MEASURE_PROPERTY;
+    public static final String NAME = "jdk-default";
 
     /** The measuring mode's bean, once the agent installed it; read by the periodic statistics event. */
-    static volatile SchedulingDelayView installed;
+    public static volatile SchedulingDelayView installed;
 
     private final StampTable stamps = new StampTable();
     /** Every histogram ever made, adopted ones once; for {@link #snapshot}. */
@@ -73,7 +74,7 @@ final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
      *
      * @throws IllegalArgumentException naming the property and the value otherwise
      */
-    static boolean parseMeasure(String text) {
+    public static boolean parseMeasure(String text) {
         if (text == null || text.equals("false")) {
             return false;
         }
@@ -168,7 +169,7 @@ final class JdkSchedulingDelays implements ObjIntConsumer<Thread> {
     }
 
     /** Every carrier's histogram merged; any thread, racing with the carriers. */
-    DelayHistogram.Snapshot snapshot() {
+    public DelayHistogram.Snapshot snapshot() {
         DelayHistogram.Snapshot s = new DelayHistogram.Snapshot();
         for (DelayHistogram h : histograms) {
             h.addTo(s);

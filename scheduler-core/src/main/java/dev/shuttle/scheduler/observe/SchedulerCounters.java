@@ -8,14 +8,14 @@ import dev.shuttle.scheduler.core.Processor;
  * see {@link Processor}) and the few counters kept elsewhere. A reading is not a consistent cut: each counter is read
  * once, racing with its writer, so two counters read together may disagree by the events of the last microseconds.
  */
-record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, long emptyWakeUps, long timersArmed,
+public record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, long emptyWakeUps, long timersArmed,
         long timersFired, long timersStolen, long handOffs, long retakes, long rescues, long spinsFound,
         long spinsWasted, long involuntarySwitches, long pollsBlocking, long pollsNonBlocking, long pollsByMonitor,
         long polledDescriptors) {
 
     static final SchedulerCounters ZERO = new SchedulerCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
-    static SchedulerCounters of(CarrierPool pool) {
+    public static SchedulerCounters of(CarrierPool pool) {
         long run = 0;
         long steals = 0;
         long parks = 0;
@@ -53,7 +53,7 @@ record SchedulerCounters(long tasksRun, long steals, long parks, long wakeUps, l
     }
 
     /** What happened between {@code earlier} and this reading. */
-    SchedulerCounters minus(SchedulerCounters earlier) {
+    public SchedulerCounters minus(SchedulerCounters earlier) {
         return new SchedulerCounters(tasksRun - earlier.tasksRun, steals - earlier.steals, parks - earlier.parks,
                 wakeUps - earlier.wakeUps, emptyWakeUps - earlier.emptyWakeUps, timersArmed - earlier.timersArmed,
                 timersFired - earlier.timersFired, timersStolen - earlier.timersStolen, handOffs - earlier.handOffs,

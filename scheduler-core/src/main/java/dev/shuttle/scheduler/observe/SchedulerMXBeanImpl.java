@@ -24,7 +24,7 @@ import javax.management.ObjectName;
  * walks. Reads only: every attribute is a racy read of state the carriers own, so a JMX client polling costs the
  * carriers nothing but the cache lines it reads.
  */
-final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
+public final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     static final String DOMAIN_AND_TYPE = "dev.shuttle:type=ShuttleScheduler";
     private static final AtomicInteger GENERATED = new AtomicInteger();
     private static final Set<SchedulerMXBeanImpl> LIVE = new CopyOnWriteArraySet<>();
@@ -51,11 +51,11 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
     }
 
     /** A name no other scheduler in this JVM generated. */
-    static String generatedName() {
+    public static String generatedName() {
         return "shuttle-" + GENERATED.incrementAndGet();
     }
 
-    static ObjectName objectName(String name) {
+    public static ObjectName objectName(String name) {
         String value = name.matches("[^,=:*?\"\\\\\\n]+") ? name : ObjectName.quote(name);
         try {
             return new ObjectName(DOMAIN_AND_TYPE + ",name=" + value);
@@ -69,7 +69,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
      *
      * @throws IllegalArgumentException if a scheduler of that name is registered already
      */
-    static SchedulerMXBeanImpl register(String name, CarrierPool pool) {
+    public static SchedulerMXBeanImpl register(String name, CarrierPool pool) {
         SchedulerMXBeanImpl bean = new SchedulerMXBeanImpl(name, pool);
         try {
             ManagementFactory.getPlatformMBeanServer().registerMBean(bean, bean.objectName);
@@ -93,7 +93,7 @@ final class SchedulerMXBeanImpl implements ShuttleSchedulerMXBean {
         return bean;
     }
 
-    void unregister() {
+    public void unregister() {
         LIVE.remove(this);
         delays.unregister();
         try {

@@ -30,7 +30,7 @@ import jdk.jfr.Timespan;
 @Description("A Shuttle scheduler's gauges, and its counters since the previous event")
 @Period("1 s")
 @StackTrace(false)
-final class SchedulerStatisticsEvent extends jdk.jfr.Event {
+public final class SchedulerStatisticsEvent extends jdk.jfr.Event {
     @Label("Scheduler") String scheduler;
     @Label("Parallelism") int parallelism;
     @Label("Carrier Threads") int carrierThreads;
@@ -78,7 +78,7 @@ final class SchedulerStatisticsEvent extends jdk.jfr.Event {
      * explicitly matters: an event class first loaded before any recording started (a late timer in a JVM that
      * started JFR later) otherwise stayed unregistered, and a later recording that enabled it by name got nothing.
      */
-    static synchronized void registerEvents() {
+    public static synchronized void registerEvents() {
         if (registered) {
             return;
         }

@@ -17,7 +17,7 @@ import javax.management.ObjectName;
  * A {@link SchedulingDelayMXBean} over a source of merged histograms: a Shuttle scheduler's processors or the JDK
  * scheduler's carriers. Each attribute read merges the owners' histograms once; reads only, racing with the owners.
  */
-final class SchedulingDelayView implements SchedulingDelayMXBean {
+public final class SchedulingDelayView implements SchedulingDelayMXBean {
     static final String DOMAIN_AND_TYPE = "dev.shuttle:type=SchedulingDelay";
     private static final long[] BOUNDS = new long[DelayHistogram.COUNTS];
 
@@ -31,7 +31,7 @@ final class SchedulingDelayView implements SchedulingDelayMXBean {
     private final Supplier<DelayHistogram.Snapshot> source;
     private final ObjectName objectName;
 
-    SchedulingDelayView(String name, Supplier<DelayHistogram.Snapshot> source) {
+    public SchedulingDelayView(String name, Supplier<DelayHistogram.Snapshot> source) {
         this.name = name;
         this.source = source;
         String value = name.matches("[^,=:*?\"\\\\\\n]+") ? name : ObjectName.quote(name);
@@ -47,7 +47,7 @@ final class SchedulingDelayView implements SchedulingDelayMXBean {
      *
      * @throws IllegalArgumentException if a view of that name is registered already
      */
-    SchedulingDelayView register() {
+    public SchedulingDelayView register() {
         try {
             ManagementFactory.getPlatformMBeanServer().registerMBean(this, objectName);
         } catch (InstanceAlreadyExistsException e) {

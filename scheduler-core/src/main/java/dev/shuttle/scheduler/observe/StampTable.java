@@ -31,7 +31,7 @@ import java.lang.invoke.VarHandle;
  * in between. A tag can match another thread's stamp in the same slot with odds of 2<sup>-13</sup>; its wait is then
  * that other thread's so far, still a real wait.
  */
-final class StampTable {
+public final class StampTable {
     static final int SLOT_BITS = 15;
     static final int SLOTS = 1 << SLOT_BITS;
     private static final int TAG_SHIFT = HandOffStamps.WORD_BITS;

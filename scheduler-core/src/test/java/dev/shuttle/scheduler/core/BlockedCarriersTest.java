@@ -266,7 +266,7 @@ public class BlockedCarriersTest {
         AtomicBoolean released = new AtomicBoolean(releaser == null);
         try (ShuttleScheduler shuttle = builder.build(); Unblocker unblock = new Unblocker(released, releaser, n);
              CarrierSampler sampler = new CarrierSampler(shuttle); Ticker ticker = new Ticker(shuttle)) {
-            int cap = shuttle.pool().handOff.maxCarriers();
+            int cap = SchedulerAccess.poolOf(shuttle).handOff.maxCarriers();
             ticker.awaitTicks(3);
             CountDownLatch entered = new CountDownLatch(n);
             AtomicLong lastEntry = new AtomicLong(Long.MIN_VALUE);
@@ -329,7 +329,7 @@ public class BlockedCarriersTest {
 
             assertTrue(sampler.max() > parallelism, "no carrier thread was added, max " + sampler.max());
             assertTrue(sampler.max() <= cap, "carrier threads " + sampler.max() + " > maxCarriers " + cap);
-            CarrierPool pool = shuttle.pool();
+            CarrierPool pool = SchedulerAccess.poolOf(shuttle);
             assertTrue(pool.monitor.retakes() > 0 && pool.handOff.handOffs.get() > 0,
                     "retakes " + pool.monitor.retakes() + ", hand-offs " + pool.handOff.handOffs.get());
             awaitCarrierThreads(shuttle, parallelism);

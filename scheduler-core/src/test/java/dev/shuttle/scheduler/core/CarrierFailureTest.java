@@ -39,7 +39,7 @@ class CarrierFailureTest {
         logger.setUseParentHandlers(false);
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
             CountDownLatch failed = new CountDownLatch(1);
-            shuttle.pool().execute(() -> {
+            SchedulerAccess.poolOf(shuttle).execute(() -> {
                 failed.countDown();
                 throw new StackOverflowError("injected");
             });

@@ -172,7 +172,7 @@ class JfrEventsTest {
             });
             sleeper.join();
             hogHolder[0].join();
-            handOffs = SchedulerCounters.of(shuttle.pool()).handOffs();
+            handOffs = SchedulerCounters.of(SchedulerAccess.poolOf(shuttle)).handOffs();
             // The overdue timer waits behind the busy processor, the only one: the monitor calls that no lost wake-up.
             Rescues.assertNone(shuttle);
             recording.stop();

@@ -16,7 +16,7 @@ public final class Rescues {
 
     /** Fails if the monitor of {@code shuttle} has rescued a lost wake-up since it started. */
     public static void assertNone(ShuttleScheduler shuttle) {
-        assertNone(shuttle.pool());
+        assertNone(SchedulerAccess.poolOf(shuttle));
     }
 
     static void assertNone(CarrierPool pool) {

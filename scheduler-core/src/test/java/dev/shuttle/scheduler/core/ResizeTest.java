@@ -90,7 +90,7 @@ class ResizeTest {
             assertEquals(pairs * steps, handedOver.get());
             assertEquals(timersScheduled.get(), timersFired.get(), "scheduled timers fired exactly once each");
             assertEquals(2, shuttle.parallelism());
-            assertEquals(0, shuttle.pool().monitor.rescues(), "a wake-up was lost and only the monitor found it");
+            assertEquals(0, SchedulerAccess.poolOf(shuttle).monitor.rescues(), "a wake-up was lost and only the monitor found it");
         }
     }
 
@@ -154,8 +154,8 @@ class ResizeTest {
         }
         assertEquals(size, atOnce, "virtual threads running at once with parallelism " + size);
         assertEquals(size, shuttle.parallelism());
-        assertEquals(size, shuttle.pool().getParallelism());
-        assertEquals(size, shuttle.pool().state.processors.length);
+        assertEquals(size, SchedulerAccess.poolOf(shuttle).getParallelism());
+        assertEquals(size, SchedulerAccess.poolOf(shuttle).state.processors.length);
     }
 
     /** Timers of retired processors move to the remaining one, fire once, and not before their time. */
@@ -164,7 +164,7 @@ class ResizeTest {
         int sleepers = 200;
         long sleepNanos = TimeUnit.MILLISECONDS.toNanos(300);
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
-            CarrierPool pool = shuttle.pool();
+            CarrierPool pool = SchedulerAccess.poolOf(shuttle);
             AtomicInteger early = new AtomicInteger();
             AtomicInteger woke = new AtomicInteger();
             AtomicInteger asleep = new AtomicInteger();
@@ -200,7 +200,7 @@ class ResizeTest {
     @Test
     void countersOfRetiredProcessorsStayInTheTotals() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
-            CarrierPool pool = shuttle.pool();
+            CarrierPool pool = SchedulerAccess.poolOf(shuttle);
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < 400; i++) {
                 threads.add(shuttle.ofVirtual().start(() -> LockSupport.parkNanos(100_000)));
@@ -234,7 +234,7 @@ class ResizeTest {
                         () -> shuttle.setParallelism(bad));
                 assertTrue(e.getMessage().contains(Integer.toString(bad)), e.getMessage());
                 IllegalArgumentException viaPool = assertThrows(IllegalArgumentException.class,
-                        () -> shuttle.pool().setParallelism(bad));
+                        () -> SchedulerAccess.poolOf(shuttle).setParallelism(bad));
                 assertTrue(viaPool.getMessage().contains(Integer.toString(bad)), viaPool.getMessage());
                 assertEquals(2, shuttle.parallelism());
                 assertEquals(carriers, shuttle.carrierThreads());

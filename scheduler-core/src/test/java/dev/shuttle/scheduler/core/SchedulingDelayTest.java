@@ -153,10 +153,10 @@ class SchedulingDelayTest {
             for (int size : new int[] {2, 3, 1}) {
                 shuttle.setParallelism(size);
                 yieldAndPark(shuttle, 8, 2000);
-                DelayHistogram.Snapshot merged = SchedulingDelays.snapshot(shuttle.pool().state);
+                DelayHistogram.Snapshot merged = SchedulingDelays.snapshot(SchedulerAccess.poolOf(shuttle).state);
                 long total = DelayHistogram.Snapshot.total(merged.allKinds());
                 long sum = 0;
-                for (Processor p : shuttle.pool().state.everCreated()) {
+                for (Processor p : SchedulerAccess.poolOf(shuttle).state.everCreated()) {
                     DelayHistogram.Snapshot one = new DelayHistogram.Snapshot();
                     p.delays.addTo(one);
                     sum += DelayHistogram.Snapshot.total(one.allKinds());
@@ -166,11 +166,11 @@ class SchedulingDelayTest {
                 before = total;
             }
             shuttle.setParallelism(1);
-            long runs = SchedulerCounters.of(shuttle.pool()).tasksRun();
+            long runs = SchedulerCounters.of(SchedulerAccess.poolOf(shuttle)).tasksRun();
             double expected = runs / (double) HandOffStamps.SAMPLE_PERIOD;
             double sigma = Math.sqrt(runs * (1.0 / 8) * (7.0 / 8));
             assertTrue(Math.abs(before - expected) < 6 * sigma, before + " samples of " + runs + " runs");
-            long[] yields = SchedulingDelays.snapshot(shuttle.pool().state).counts[HandOffStamps.YIELD];
+            long[] yields = SchedulingDelays.snapshot(SchedulerAccess.poolOf(shuttle).state).counts[HandOffStamps.YIELD];
             assertTrue(DelayHistogram.Snapshot.total(yields) > 0, "no yield sampled");
             Rescues.assertNone(shuttle);
         }

@@ -34,7 +34,7 @@ class TimeSliceTest {
             } finally {
                 spinners.stop();
             }
-            assertTrue(shuttle.pool().monitor.retakes() > 0, "no processor was handed on at the slice");
+            assertTrue(SchedulerAccess.poolOf(shuttle).monitor.retakes() > 0, "no processor was handed on at the slice");
             BlockedCarriersTest.awaitCarrierThreads(shuttle, parallelism);
             Rescues.assertNone(shuttle);
         }

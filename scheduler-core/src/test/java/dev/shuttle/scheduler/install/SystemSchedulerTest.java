@@ -1,5 +1,6 @@
 package dev.shuttle.scheduler.install;
 
+import dev.shuttle.scheduler.core.SchedulerAccess;
 import dev.shuttle.scheduler.ShuttleScheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,7 +50,7 @@ class SystemSchedulerTest {
     void noSystemDefaultWithoutTheAgent() {
         assertTrue(ShuttleScheduler.systemDefault().isEmpty());
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(1).build()) {
-            assertTrue(!ShuttleScheduler.isSystemDefault(s));
+            assertTrue(SchedulerAccess.systemDefault() != s);
         }
     }
 }

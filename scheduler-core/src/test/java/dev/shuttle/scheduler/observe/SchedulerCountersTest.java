@@ -1,5 +1,7 @@
 package dev.shuttle.scheduler.observe;
 
+import dev.shuttle.scheduler.core.Rescues;
+import dev.shuttle.scheduler.core.SchedulerAccess;
 import dev.shuttle.scheduler.ShuttleScheduler;
 import dev.shuttle.scheduler.core.CarrierPool;
 
@@ -17,7 +19,7 @@ class SchedulerCountersTest {
     void countersSeeWhatTheThreadsDid() throws Exception {
         int threads = 200;
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
-            CarrierPool pool = shuttle.pool();
+            CarrierPool pool = SchedulerAccess.poolOf(shuttle);
             SchedulerCounters before = SchedulerCounters.of(pool);
             Thread[] started = new Thread[threads];
             for (int i = 0; i < threads; i++) {

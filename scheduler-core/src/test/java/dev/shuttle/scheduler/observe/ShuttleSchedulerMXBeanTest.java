@@ -1,5 +1,6 @@
 package dev.shuttle.scheduler.observe;
 
+import dev.shuttle.scheduler.core.Rescues;
 import dev.shuttle.scheduler.ShuttleScheduler;
 import dev.shuttle.scheduler.ShuttleSchedulerMXBean;
 

@@ -1,5 +1,6 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.core;
 
+import dev.shuttle.scheduler.ShuttleScheduler;
 import dev.shuttle.scheduler.core.CarrierPool;
 import dev.shuttle.scheduler.core.TimerSleepers;
 
@@ -83,7 +84,7 @@ class ShuttleTimersTest {
                 SplittableRandom random = new SplittableRandom(42);
                 for (int i = 0; i < n; i++) {
                     int me = i;
-                    ScheduledFuture<?> f = shuttle.pool().schedule(() -> {
+                    ScheduledFuture<?> f = SchedulerAccess.poolOf(shuttle).schedule(() -> {
                         firingOrder[fired.getAndIncrement()] = me;
                         all.countDown();
                     }, random.nextLong(TimeUnit.MILLISECONDS.toNanos(200)), TimeUnit.NANOSECONDS);
@@ -282,7 +283,7 @@ class ShuttleTimersTest {
                     busyCarrier.set(carrierName());
                     long start = System.nanoTime();
                     // Armed from this carrier, so the timer lands in this carrier's heap...
-                    shuttle.pool().schedule(() -> {
+                    SchedulerAccess.poolOf(shuttle).schedule(() -> {
                         firedAfter.set(System.nanoTime() - start);
                         firedOn.set(Thread.currentThread().getName());
                         fired.countDown();
@@ -316,7 +317,7 @@ class ShuttleTimersTest {
                 long start = System.nanoTime();
                 // The first timer wakes whichever carrier watches, and its action keeps that carrier busy until the
                 // second timer fired (or far too long)...
-                shuttle.pool().schedule(() -> shuttle.ofVirtual().start(() -> {
+                SchedulerAccess.poolOf(shuttle).schedule(() -> shuttle.ofVirtual().start(() -> {
                     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                     while (System.nanoTime() < until && second.getCount() > 0) {
                         Thread.onSpinWait();
@@ -325,7 +326,7 @@ class ShuttleTimersTest {
                     hogDone.countDown();
                 }), 20, TimeUnit.MILLISECONDS);
                 // ...so the second must be watched by the other carrier, parked until then.
-                shuttle.pool().schedule(() -> {
+                SchedulerAccess.poolOf(shuttle).schedule(() -> {
                     lateness.set(System.nanoTime() - start - TimeUnit.MILLISECONDS.toNanos(40));
                     second.countDown();
                 }, 40, TimeUnit.MILLISECONDS);
@@ -410,7 +411,7 @@ class ShuttleTimersTest {
     @Test
     void idleCarriersLeaveTheDueTimersOfALockedHeapToItsHolder() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
-            CarrierPool pool = shuttle.pool();
+            CarrierPool pool = SchedulerAccess.poolOf(shuttle);
             TimerHeap heap = pool.state.processors[1].timers;
             CountDownLatch fired = new CountDownLatch(1);
             long burnt;

@@ -1,5 +1,6 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.core;
 
+import dev.shuttle.scheduler.ShuttleScheduler;
 import dev.shuttle.scheduler.install.SystemScheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,17 +29,17 @@ class CarrierOptionsTest {
         assertEquals("maxCarriers (2) must be at least parallelism (3)",
                 assertThrows(IllegalArgumentException.class, builder::build).getMessage());
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(3).maxCarriers(3).build()) {
-            assertEquals(3, s.pool().handOff.maxCarriers());
+            assertEquals(3, SchedulerAccess.poolOf(s).handOff.maxCarriers());
         }
     }
 
     @Test
     void maxCarriersDefaultsToTheJdksPoolSizeOrParallelism() {
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(2).build()) {
-            assertEquals(ShuttleScheduler.Builder.DEFAULT_MAX_CARRIERS, s.pool().handOff.maxCarriers());
+            assertEquals(ShuttleScheduler.Builder.DEFAULT_MAX_CARRIERS, SchedulerAccess.poolOf(s).handOff.maxCarriers());
         }
         try (ShuttleScheduler s = ShuttleScheduler.builder().parallelism(300).build()) {
-            assertEquals(300, s.pool().handOff.maxCarriers());
+            assertEquals(300, SchedulerAccess.poolOf(s).handOff.maxCarriers());
         }
     }
 

@@ -1,9 +1,6 @@
-package dev.shuttle.scheduler;
+package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.core.Carrier;
-import dev.shuttle.scheduler.core.CarrierPool;
-import dev.shuttle.scheduler.core.CarrierThread;
-import dev.shuttle.scheduler.core.Processor;
+import dev.shuttle.scheduler.ShuttleScheduler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -30,7 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ShuttleSchedulerTest {
+public class ShuttleSchedulerTest {
 
     static boolean onShuttleCarrier() {
         return Thread.currentThread().isVirtual() && Thread.currentThread().toString().contains("@shuttle-carrier-");
@@ -101,7 +98,7 @@ class ShuttleSchedulerTest {
     }
 
     /** A ring of threads passing one token: every hop is a park/unpark between two Shuttle threads. */
-    static void tokenRing(ShuttleScheduler shuttle, int size, int hops) throws InterruptedException {
+    public static void tokenRing(ShuttleScheduler shuttle, int size, int hops) throws InterruptedException {
         Thread[] ring = new Thread[size];
         AtomicInteger token = new AtomicInteger(-1);
         AtomicInteger wrongCarrier = new AtomicInteger();
@@ -257,7 +254,7 @@ class ShuttleSchedulerTest {
             try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(1).build()) {
                 int maxGap = longestWaitBehindARunNextPair(shuttle, 2_000);
                 Rescues.assertNone(shuttle);
-                if (shuttle.pool().monitor.retakes() == 0) {
+                if (SchedulerAccess.poolOf(shuttle).monitor.retakes() == 0) {
                     assertTrue(maxGap <= Carrier.RUN_NEXT_LIMIT + 2,
                             "the other pair waited for " + maxGap + " hand-offs in a row");
                     return;
@@ -506,7 +503,7 @@ class ShuttleSchedulerTest {
     }
 
     private static boolean carrierOf(ShuttleScheduler shuttle, Thread t) {
-        return t instanceof Carrier c && c.state == shuttle.pool().state;
+        return t instanceof Carrier c && c.state == SchedulerAccess.poolOf(shuttle).state;
     }
 
     @Test
@@ -564,7 +561,7 @@ class ShuttleSchedulerTest {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(4).build()) {
             tokenRing(shuttle, 16, 10_000);
             List<CarrierThread> carriers =
-                    Arrays.stream(shuttle.pool().state.processors).map(Processor::holder).toList();
+                    Arrays.stream(SchedulerAccess.poolOf(shuttle).state.processors).map(Processor::holder).toList();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
             List<Thread.State> states;
             do {
@@ -573,11 +570,11 @@ class ShuttleSchedulerTest {
             } while (!states.stream().allMatch(ShuttleSchedulerTest::parked) && System.nanoTime() < deadline);
             assertTrue(states.stream().allMatch(ShuttleSchedulerTest::parked),
                     "an idle scheduler's carriers must all park, not spin: " + states);
-            assertEquals(4, shuttle.pool().state.idle.count());
+            assertEquals(4, SchedulerAccess.poolOf(shuttle).state.idle.count());
             // Parked, and so is the monitor: next to no CPU.
-            long before = CarrierCpu.nanos(shuttle.pool());
+            long before = CarrierCpu.nanos(SchedulerAccess.poolOf(shuttle));
             Thread.sleep(300);
-            long burnt = CarrierCpu.nanos(shuttle.pool()) - before;
+            long burnt = CarrierCpu.nanos(SchedulerAccess.poolOf(shuttle)) - before;
             assertTrue(burnt < TimeUnit.MILLISECONDS.toNanos(20), "idle carriers used " + burnt + " ns in 300 ms");
             Rescues.assertNone(shuttle);
         }
@@ -590,7 +587,7 @@ class ShuttleSchedulerTest {
     @Test
     void theMonitorRescuesWorkThatNobodyWokeACarrierForAndCountsIt() throws Exception {
         try (ShuttleScheduler shuttle = ShuttleScheduler.builder().parallelism(2).build()) {
-            CarrierPool pool = shuttle.pool();
+            CarrierPool pool = SchedulerAccess.poolOf(shuttle);
             AtomicBoolean stop = new AtomicBoolean();
             CountDownLatch spinning = new CountDownLatch(1);
             // One processor busy, so the monitor is awake; the other idle.
