@@ -3,7 +3,6 @@ package dev.shuttle.scheduler;
 import dev.shuttle.scheduler.core.CarrierPool;
 import dev.shuttle.scheduler.core.CarrierThread;
 import dev.shuttle.scheduler.core.PoolState;
-import dev.shuttle.scheduler.core.ScheduledHandle;
 import dev.shuttle.scheduler.core.ScheduledStart;
 import dev.shuttle.scheduler.core.SchedulerAccess;
 import dev.shuttle.scheduler.core.SchedulingDelays;
@@ -187,14 +186,14 @@ public final class ShuttleScheduler implements AutoCloseable {
         Timer timer = new Timer(new ScheduledStart(task, pool), TimerService.deadlineAfter(delay, unit));
         if (delay <= 0) {
             timer.fire();
-            return new ScheduledHandle(timer);
+            return TimerService.futureOf(timer);
         }
         pool.timers.arm(timer);
         // Dekker with close(): it refuses starts, then cancels pending ones; we armed, then look.
         if (startsRefused && timer.cancel(false)) {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
         }
-        return new ScheduledHandle(timer);
+        return TimerService.futureOf(timer);
     }
 
     /**

@@ -1,7 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.ShuttleScheduler;
-
 import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
 
 import java.util.Objects;
@@ -14,14 +12,14 @@ import java.util.concurrent.TimeUnit;
  * The executor the JDK sees as the scheduler of Shuttle's virtual threads, and the composition root that builds the
  * scheduler's parts and wires each to the ones below it (package-info, "Who calls whom"). Nothing it builds calls it
  * back: the carriers, the monitor and the timers reach the state and the wake-ups directly. The one class below it
- * that names it is {@link ScheduledStart}, which {@link ShuttleScheduler} builds and which starts virtual threads on
+ * that names it is {@link ScheduledStart}, which {@code ShuttleScheduler} builds and which starts virtual threads on
  * this pool as their executor; the {@link TimerService} fires and cancels those actions without knowing their kind.
  *
  * <p>It extends {@link ForkJoinPool} for one reason: JDK 25 routes a virtual thread's timed park to
  * {@code ForkJoinPool.schedule} when the thread's scheduler is a {@code ForkJoinPool}, and to shared JDK timer
  * threads otherwise. Being one lets each carrier keep its threads' timers in its own heap. None of
  * {@code ForkJoinPool}'s own workers is ever started; the JDK only calls {@link #execute(Runnable)} and
- * {@code schedule}. Applications never see this class: {@link ShuttleScheduler} is the public face.
+ * {@code schedule}. Applications never see this class: {@code ShuttleScheduler} is the public face.
  */
 public final class CarrierPool extends ForkJoinPool {
     /** The state of a task that continues no virtual thread: distinct from every VirtualThread state. */

@@ -1,7 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.observe.JdkSchedulingDelays;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ThreadLocalRandom;
@@ -125,7 +123,7 @@ public final class HandOffStamps {
     /**
      * The owner, for a hand-off: whether to time this one. An unsampled hand-off is a decrement and a compare of a
      * field only the owner writes; see the class comment for the gaps. {@link #stamp} decides with it, and so does the
-     * JDK-default measuring mode ({@link JdkSchedulingDelays}), whose carriers own an instance they never stamp with.
+     * JDK-default measuring mode ({@code JdkSchedulingDelays}), whose carriers own an instance they never stamp with.
      */
     public boolean sampled() {
         if (--countdown != 0) {

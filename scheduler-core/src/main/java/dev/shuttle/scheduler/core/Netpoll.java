@@ -1,7 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.observe.SchedulerCounters;
-
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -83,7 +81,7 @@ public final class Netpoll {
     private EPoll.Buffer monitorBuffer;
     /** The word wakers write to the eventfd: shared, since every waker writes the same value. */
     private EPoll.Buffer signalBuffer;
-    /** Monitor-owned counts of its polls and what they found, read by {@link SchedulerCounters}. */
+    /** Monitor-owned counts of its polls and what they found, read by {@code SchedulerCounters}. */
     public long monitorPolls;
     public long monitorDescriptors;
 

@@ -1,7 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.install.SystemScheduler;
-
 import dev.shuttle.scheduler.jdk.JdkPollers;
 import dev.shuttle.scheduler.jdk.PollersTransformer;
 import java.lang.instrument.Instrumentation;
@@ -11,7 +9,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Hands the JDK's pollers to the process-wide scheduler's {@link Netpoll}, for {@link SystemScheduler}: the switch
+ * Hands the JDK's pollers to the process-wide scheduler's {@link Netpoll}, for {@code SystemScheduler}: the switch
  * {@value #PROPERTY} ({@code on}, the default, or {@code off}), the checks, and the rewrite of {@code Poller$Pollers}
  * ({@link PollersTransformer}). With {@code on} left to its default, a JVM where Shuttle cannot drive the pollers
  * (not Linux, native access not enabled, {@code -Djdk.pollerMode=1}) keeps the JDK's poller threads without a word;

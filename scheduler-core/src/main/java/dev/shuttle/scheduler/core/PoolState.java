@@ -1,7 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.observe.SchedulerCounters;
-
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -19,7 +17,7 @@ public final class PoolState {
      */
     public volatile Processor[] processors;
     /**
-     * Every processor ever created, those in use first: retired ones keep their counters ({@link SchedulerCounters}
+     * Every processor ever created, those in use first: retired ones keep their counters ({@code SchedulerCounters}
      * sums them all) and come back when the pool grows again. Indexes by a processor number read elsewhere (the
      * timer watcher's) stay valid in it whatever resize happened since.
      */

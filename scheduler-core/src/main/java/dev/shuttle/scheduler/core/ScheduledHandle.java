@@ -1,7 +1,5 @@
 package dev.shuttle.scheduler.core;
 
-import dev.shuttle.scheduler.ShuttleScheduler;
-
 import dev.shuttle.timers.Timer;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledFuture;
@@ -9,16 +7,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What {@link ShuttleScheduler#schedule} returns: the timer seen only through {@link ScheduledFuture}. The
+ * What {@code ShuttleScheduler.schedule} returns: the timer seen only through {@link ScheduledFuture}. The
  * {@link Timer} itself is public (scheduler-core arms and fires it from another package) and has operations a caller
  * must not reach, {@code fire()} above all, which would run the task early; a caller who cast the future to it could.
- * This class is package-private, so the future's only operations are {@code ScheduledFuture}'s. One small object per
+ * This class is package-private (the API reaches it through {@link TimerService#futureOf}), so the future's only operations are {@code ScheduledFuture}'s. One small object per
  * {@code schedule} call; the JDK's timed parks, which go through {@code CarrierPool.schedule}, never see it.
  */
-public final class ScheduledHandle implements ScheduledFuture<Void> {
+final class ScheduledHandle implements ScheduledFuture<Void> {
     private final Timer timer;
 
-    public ScheduledHandle(Timer timer) {
+    ScheduledHandle(Timer timer) {
         this.timer = timer;
     }
 

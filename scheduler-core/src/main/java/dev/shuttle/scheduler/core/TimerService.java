@@ -7,6 +7,7 @@ import dev.shuttle.timers.TimerHeap;
 import java.lang.System.Logger.Level;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -71,6 +72,17 @@ public final class TimerService {
         Timer timer = new Timer(action, deadlineAfter(delay, unit));
         arm(timer);
         return timer;
+    }
+
+    /**
+     * What {@code ShuttleScheduler.schedule} returns for a timer: the timer seen only through {@link ScheduledFuture}
+     * (see {@link ScheduledHandle}).
+     *
+     * @param timer the scheduled start's timer
+     * @return a future whose only operations are {@code ScheduledFuture}'s
+     */
+    public static ScheduledFuture<Void> futureOf(Timer timer) {
+        return new ScheduledHandle(timer);
     }
 
     /** {@code nanoTime() + delay}, saturated so that a huge delay is "never" rather than a wrapped past deadline. */

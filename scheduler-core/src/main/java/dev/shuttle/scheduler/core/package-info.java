@@ -252,19 +252,29 @@
  * is the operator's guide.
  *
  * <h2>Packages</h2>
- * This package is the scheduler, and the API (it is exported by the {@code dev.shuttle.scheduler} module; its
- * package-private classes are not). Beside it, not exported: {@code dev.shuttle.scheduler.jdk}, the layer that reads
- * the JDK's virtual-thread internals ({@code JdkVirtualThreads}) and rewrites JDK classes for the agent
- * ({@code JdkClassRewrite} and its four transformers); it names nothing in this package, so calls go one way, from
- * here down. {@code dev.shuttle.scheduler.agent} is the Java 11 {@code Premain-Class}, which reaches
- * {@code SystemScheduler} here by reflection. Three groups stay in this package although they are not the scheduling
- * itself, because each reads the scheduler's package-private state and this package, being the API's, cannot make
- * that state public: the agent's installation ({@code SystemScheduler}, which calls the package-private
- * {@code ShuttleScheduler.setSystemDefault}); the measuring of the JDK's own scheduler ({@code JdkSchedulingDelays},
- * {@code StampTable}, on {@code HandOffStamps} and {@code DelayHistogram}); and the observability classes (the
- * MXBean's {@code SchedulerMXBeanImpl}, {@code SchedulerCounters}, {@code SchedulingDelayView}, the five JFR events
- * and {@code DurationSetting}), which read processors, carriers and queues. Moving them out needs the scheduler
- * itself in a package of its own, with only {@code ShuttleScheduler} and the two MXBean interfaces left here.
+ * This package is the scheduler. It is not exported: the API is {@code dev.shuttle.scheduler}, which holds only
+ * {@link ShuttleScheduler} with its builder and the two MXBean interfaces, and calls in here. The module's other
+ * packages, none exported, each have one job, and calls between them go one way:
+ * <ul>
+ *   <li>{@code dev.shuttle.scheduler.jdk}: reads the JDK's virtual-thread internals ({@code JdkVirtualThreads}) and
+ *       rewrites JDK classes for the agent; it names nothing of Shuttle's other packages, so this package calls down
+ *       into it.</li>
+ *   <li>{@code dev.shuttle.scheduler.observe}: the MXBeans' implementations ({@link SchedulerMXBeanImpl},
+ *       {@link SchedulingDelayView}), {@link SchedulerCounters}, the periodic statistics event, and the measuring of
+ *       the JDK's own scheduler ({@link JdkSchedulingDelays}, {@link StampTable}). It reads this package's state;
+ *       nothing here names it. The JFR events the hot path and the monitor emit ({@link CarrierBlockedEvent},
+ *       {@link LongTaskEvent}, {@link TimerLateEvent}, {@link SchedulingDelayEvent}, with {@link DurationSetting}) and
+ *       the delay measurement the carriers own ({@link SchedulingDelays}, {@link HandOffStamps},
+ *       {@link DelayHistogram}) stay here with their owners: moving them would make the two packages call each
+ *       other.</li>
+ *   <li>{@code dev.shuttle.scheduler.install}: the agent's installation of a scheduler as the JVM's default
+ *       ({@link SystemScheduler}); it records that default in {@link SchedulerAccess}, which the API reads, and nothing
+ *       names it ({@code dev.shuttle.scheduler.agent}, the Java 11 {@code Premain-Class}, reaches it by
+ *       reflection).</li>
+ * </ul>
+ * Classes and members here are public where another of these packages uses them; that makes them no API, since the
+ * package is not exported (on the class path, where module declarations are ignored, they are visible but still not
+ * API).
  */
 package dev.shuttle.scheduler.core;
 
