@@ -7,7 +7,7 @@ import java.lang.invoke.VarHandle;
 
 /**
  * Hand-off stamps for the JDK's own scheduler, the JDK-default measuring mode ({@link JdkSchedulingDelays}): there the
- * task the pool queues cannot be replaced by a {@link HandOffStamps.Stamp} (the JDK's scheduling path stays as it is),
+ * task the pool queues cannot be replaced by a {@code HandOffStamps.Stamp} (the JDK's scheduling path stays as it is),
  * so a sampled hand-off leaves its stamp in a table indexed by a hash of the thread's id, and the carrier looks it up
  * on every start. Go keeps this in the goroutine ({@code g.runnableTime}); the JDK's {@code VirtualThread} has no
  * field to spare and, loaded at VM start, cannot be given one.
