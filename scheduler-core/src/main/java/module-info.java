@@ -3,6 +3,8 @@
  * lock ({@link dev.shuttle.lock.SpinBitLock}).
  *
  * <p>The API is the two exported packages. Everything else in this module is internal and not exported:
+ * {@code dev.shuttle.scheduler.core} (the scheduler), {@code dev.shuttle.scheduler.observe} (its MXBeans' and
+ * statistics' implementation), {@code dev.shuttle.scheduler.install} (the agent's installation),
  * {@code dev.shuttle.scheduler.jdk} (the JDK's internals Shuttle reads and the class-file rewrites its agent applies)
  * and {@code dev.shuttle.scheduler.agent} (the {@code Premain-Class}). On the class path, where the module
  * declaration is ignored, those packages are visible but are still not API.
@@ -17,7 +19,7 @@ module dev.shuttle.scheduler {
     // The run queues: JCTools' VarHandle queues (org.jctools.core.jdk11) and the interfaces they implement.
     requires org.jctools.core;
     requires org.jctools.core.jdk11;
-    // The agent's class-file rewrites (SystemScheduler, dev.shuttle.scheduler.jdk).
+    // The agent's class-file rewrites (dev.shuttle.scheduler.install, dev.shuttle.scheduler.jdk).
     requires java.instrument;
     // The scheduler's MXBeans.
     requires java.management;

@@ -1,5 +1,15 @@
 package dev.shuttle.scheduler;
 
+import dev.shuttle.scheduler.core.CarrierPool;
+import dev.shuttle.scheduler.core.CarrierThread;
+import dev.shuttle.scheduler.core.PoolState;
+import dev.shuttle.scheduler.core.ScheduledStart;
+import dev.shuttle.scheduler.core.SchedulerAccess;
+import dev.shuttle.scheduler.core.SchedulingDelays;
+import dev.shuttle.scheduler.core.SpinPolicy;
+import dev.shuttle.scheduler.core.TimerService;
+import dev.shuttle.scheduler.observe.SchedulerMXBeanImpl;
+
 import dev.shuttle.scheduler.jdk.JdkVirtualThreads;
 
 import dev.shuttle.timers.Timer;
@@ -46,13 +56,13 @@ import java.util.concurrent.TimeUnit;
 public final class ShuttleScheduler implements AutoCloseable {
     /** Go's and ForkJoinPool's limit: carrier indexes fit in 15 bits. */
     public static final int MAX_PARALLELISM = PoolState.MAX_PARALLELISM;
-    /**
-     * The scheduler the agent installed as the JVM's default, or null; written by {@link SystemScheduler}. Kept here
-     * rather than there so that using a scheduler never loads the agent's classes, which name
-     * {@code java.lang.instrument} types: an application on the module path has no {@code java.instrument} in its boot
-     * layer unless it asks for it.
-     */
-    private static volatile ShuttleScheduler installedDefault;
+    static {
+        // The agent's installation (dev.shuttle.scheduler.install) reads a scheduler's pool through SchedulerAccess.
+        // The system default is held there too, not in the agent's classes, so that using a scheduler never loads
+        // them: they name java.lang.instrument types, and an application on the module path has no java.instrument
+        // in its boot layer unless it asks for it.
+        SchedulerAccess.poolsAre(scheduler -> ((ShuttleScheduler) scheduler).pool);
+    }
 
     private final CarrierPool pool;
     private final SchedulerMXBeanImpl management;
@@ -85,12 +95,8 @@ public final class ShuttleScheduler implements AutoCloseable {
         return new Builder();
     }
 
-    static void setSystemDefault(ShuttleScheduler scheduler) {
-        installedDefault = scheduler;
-    }
-
     static boolean isSystemDefault(ShuttleScheduler scheduler) {
-        return scheduler != null && scheduler == installedDefault;
+        return scheduler != null && scheduler == SchedulerAccess.systemDefault();
     }
 
     /**
@@ -112,7 +118,7 @@ public final class ShuttleScheduler implements AutoCloseable {
      * @return the JVM-wide Shuttle scheduler, or empty when the JVM's default is the JDK's
      */
     public static Optional<ShuttleScheduler> systemDefault() {
-        return Optional.ofNullable(installedDefault);
+        return Optional.ofNullable((ShuttleScheduler) SchedulerAccess.systemDefault());
     }
 
     /**
@@ -180,14 +186,14 @@ public final class ShuttleScheduler implements AutoCloseable {
         Timer timer = new Timer(new ScheduledStart(task, pool), TimerService.deadlineAfter(delay, unit));
         if (delay <= 0) {
             timer.fire();
-            return new ScheduledHandle(timer);
+            return TimerService.futureOf(timer);
         }
         pool.timers.arm(timer);
         // Dekker with close(): it refuses starts, then cancels pending ones; we armed, then look.
         if (startsRefused && timer.cancel(false)) {
             throw new RejectedExecutionException("Shuttle scheduler is closed");
         }
-        return new ScheduledHandle(timer);
+        return TimerService.futureOf(timer);
     }
 
     /**
@@ -289,11 +295,6 @@ public final class ShuttleScheduler implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** The executor the JDK sees; package-private for tests and the agent. */
-    CarrierPool pool() {
-        return pool;
     }
 
     /**

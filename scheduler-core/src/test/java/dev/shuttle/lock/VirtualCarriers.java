@@ -1,6 +1,6 @@
 package dev.shuttle.lock;
 
-import dev.shuttle.scheduler.Rescues;
+import dev.shuttle.scheduler.core.Rescues;
 import dev.shuttle.scheduler.ShuttleScheduler;
 
 /**

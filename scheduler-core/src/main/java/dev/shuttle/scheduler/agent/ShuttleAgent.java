@@ -10,7 +10,7 @@ import java.lang.reflect.Method;
  * <p>This class is compiled for Java 11 (the rest of Shuttle for Java 25) so that on any JDK from 11 on it can check
  * the JDK before anything else loads and stop the JVM with one clear line, instead of a
  * {@code UnsupportedClassVersionError} or an abort. On JDK 25 it hands over, by reflection, to
- * {@code dev.shuttle.scheduler.SystemScheduler}, which does the work (see there and docs/design.md, "The agent").
+ * {@code dev.shuttle.scheduler.install.SystemScheduler}, which does the work (see there and docs/design.md, "The agent").
  *
  * <p>Every refusal is one line on standard error starting with {@code shuttle: }, followed by
  * {@code System.exit(1)} before {@code main} runs. (An exception thrown out of {@code premain} would make the JVM
@@ -42,7 +42,7 @@ public final class ShuttleAgent {
         }
         String error;
         try {
-            Class<?> installer = Class.forName("dev.shuttle.scheduler.SystemScheduler", true,
+            Class<?> installer = Class.forName("dev.shuttle.scheduler.install.SystemScheduler", true,
                     ShuttleAgent.class.getClassLoader());
             Method install = installer.getDeclaredMethod("install", String.class, Instrumentation.class);
             install.setAccessible(true);

@@ -31,7 +31,7 @@
  *
  * <p>Ownership and direction. The scheduler package calls into this one, never the reverse: nothing here names a
  * class of {@code dev.shuttle.scheduler}, so this package can be read, and changed for a new JDK, on its own.
- * {@code dev.shuttle.scheduler.SystemScheduler} (the agent's installation) decides when each rewrite is installed and
+ * {@code dev.shuttle.scheduler.install.SystemScheduler} (the agent's installation) decides when each rewrite is installed and
  * removed. docs/design.md ("The agent", "The JDK's contracts") gives the reasons behind each rewrite.
  */
 package dev.shuttle.scheduler.jdk;

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import jdk.management.VirtualThreadSchedulerMXBean;
 import java.lang.management.ManagementFactory;
 import dev.shuttle.scheduler.ShuttleScheduler;
+import dev.shuttle.scheduler.core.SchedulerAccess;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -617,9 +618,7 @@ public final class AgentApps {
                         + ", blocked until released: " + stillBlocked);
         check("the readers finish once the processes write", read.equals(List.of("x", "x")), read);
         ShuttleScheduler system = ShuttleScheduler.systemDefault().orElseThrow();
-        Method pool = ShuttleScheduler.class.getDeclaredMethod("pool");
-        pool.setAccessible(true);
-        Object carrierPool = pool.invoke(system);
+        Object carrierPool = SchedulerAccess.poolOf(system);
         Object handOff = field(carrierPool, "handOff");
         long handOffs = ((AtomicLong) field(handOff, "handOffs")).get();
         check("the blocked carriers' processors were handed off", handOffs > 0, handOffs + " hand-offs");

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.shuttle.scheduler.BlockedCarriersTest;
+import dev.shuttle.scheduler.core.BlockedCarriersTest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
