@@ -17,9 +17,6 @@ import java.lang.constant.ClassDesc;
 import java.lang.constant.ConstantDescs;
 import java.lang.constant.MethodTypeDesc;
 import java.lang.reflect.AccessFlag;
-import java.net.URI;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.function.IntPredicate;
 import org.junit.jupiter.api.Test;
@@ -32,11 +29,6 @@ import org.junit.jupiter.api.Test;
  */
 class CarrierHooksTransformerTest {
     static final String INT_PREDICATE = IntPredicate.class.getName().replace('.', '/');
-
-    static byte[] jdkClass(String internalName) throws Exception {
-        return Files.readAllBytes(FileSystems.getFileSystem(URI.create("jrt:/"))
-                .getPath("modules", "java.base", internalName + ".class"));
-    }
 
     @Test
     void hasKnownQueuedWorkAsksTheCarrier() throws Exception {
@@ -51,7 +43,7 @@ class CarrierHooksTransformerTest {
     }
 
     static void checkRewrite(String owner, String method, String descriptor, int question) throws Exception {
-        byte[] original = jdkClass(owner);
+        byte[] original = JdkClassFiles.of(owner);
         byte[] rewritten = new CarrierHooksTransformer().rewrite(owner, original);
         List<Instruction> before = instructions(ClassFile.of().parse(original), method, descriptor);
         List<Instruction> after = instructions(ClassFile.of().parse(rewritten), method, descriptor);

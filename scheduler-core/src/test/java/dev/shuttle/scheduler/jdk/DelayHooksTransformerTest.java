@@ -26,7 +26,7 @@ class DelayHooksTransformerTest {
 
     @Test
     void hooksEveryHandOffAndTheStartAndChangesNothingElse() throws Exception {
-        byte[] original = CarrierHooksTransformerTest.jdkClass(DelayHooksTransformer.INTERNAL_NAME);
+        byte[] original = JdkClassFiles.of(DelayHooksTransformer.INTERNAL_NAME);
         byte[] rewritten = DelayHooksTransformer.rewrite(original);
         ClassModel before = ClassFile.of().parse(original);
         ClassModel after = ClassFile.of().parse(rewritten);

@@ -10,28 +10,19 @@ import java.lang.classfile.FieldModel;
 import java.lang.classfile.Instruction;
 import java.lang.classfile.MethodModel;
 import java.lang.reflect.AccessFlag;
-import java.net.URI;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The rewrite of this JDK's own {@code sun.nio.ch.Poller$Pollers}, checked without an agent. */
 class PollersTransformerTest {
-    static byte[] jdkPollers() throws Exception {
-        return Files.readAllBytes(FileSystems.getFileSystem(URI.create("jrt:/"))
-                .getPath("modules", "java.base", "sun", "nio", "ch", "Poller$Pollers.class"));
-    }
-
     @Test
     void addsTheDriverAndAsksItBeforeStartingAnyThread() throws Exception {
-        byte[] original = jdkPollers();
+        byte[] original = JdkClassFiles.of(PollersTransformer.INTERNAL_NAME);
         byte[] rewritten = PollersTransformer.rewrite(original);
         ClassModel before = ClassFile.of().parse(original);
         ClassModel after = ClassFile.of().parse(rewritten);
 
-        FieldModel field = after.fields().stream()
-                .filter(f -> f.fieldName().equalsString(PollersTransformer.FIELD)).findFirst().orElseThrow();
+        FieldModel field = JdkClassFiles.field(after, PollersTransformer.FIELD);
         assertEquals("Ljava/util/function/Predicate;", field.fieldType().stringValue());
         assertTrue(field.flags().has(AccessFlag.STATIC) && field.flags().has(AccessFlag.VOLATILE));
         assertEquals(before.fields().size() + 1, after.fields().size());
@@ -59,7 +50,7 @@ class PollersTransformerTest {
     }
 
     private static MethodModel start(ClassModel model) {
-        return model.methods().stream().filter(m -> m.methodName().equalsString("start")).findFirst().orElseThrow();
+        return JdkClassFiles.method(model, "start");
     }
 
     private static List<String> instructions(MethodModel m) {

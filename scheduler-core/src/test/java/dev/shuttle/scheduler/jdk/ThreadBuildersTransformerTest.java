@@ -12,17 +12,13 @@ import java.lang.classfile.FieldModel;
 import java.lang.classfile.Instruction;
 import java.lang.classfile.MethodModel;
 import java.lang.reflect.AccessFlag;
-import java.net.URI;
-import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The rewrite of this JDK's own {@code java.lang.ThreadBuilders}, checked without an agent. */
 class ThreadBuildersTransformerTest {
     static byte[] jdkThreadBuilders() throws Exception {
-        return Files.readAllBytes(FileSystems.getFileSystem(URI.create("jrt:/"))
-                .getPath("modules", "java.base", "java", "lang", "ThreadBuilders.class"));
+        return JdkClassFiles.of("java/lang/ThreadBuilders");
     }
 
     @Test
@@ -32,8 +28,7 @@ class ThreadBuildersTransformerTest {
         ClassModel before = ClassFile.of().parse(original);
         ClassModel after = ClassFile.of().parse(rewritten);
 
-        FieldModel field = after.fields().stream()
-                .filter(f -> f.fieldName().equalsString(ThreadBuildersTransformer.FIELD)).findFirst().orElseThrow();
+        FieldModel field = JdkClassFiles.field(after, ThreadBuildersTransformer.FIELD);
         assertEquals("Ljava/util/concurrent/Executor;", field.fieldType().stringValue());
         // Package-private: VirtualThread.defaultScheduler() reads it (DefaultSchedulerTransformer).
         assertTrue(field.flags().has(AccessFlag.STATIC) && field.flags().has(AccessFlag.VOLATILE)
@@ -72,8 +67,7 @@ class ThreadBuildersTransformerTest {
     }
 
     private static MethodModel method(ClassModel model) {
-        return model.methods().stream().filter(m -> m.methodName().equalsString("newVirtualThread")).findFirst()
-                .orElseThrow();
+        return JdkClassFiles.method(model, "newVirtualThread");
     }
 
     private static List<String> instructions(MethodModel m) {
