@@ -96,6 +96,8 @@ public final class Processor {
      * reported to {@link TimerSleepers#recordAway} when it parks again.
      */
     long awaySince;
+    /** Holder: the JDK pollers its carrier's sleep in the poll found ready, a bit per poller, polled once it is up. */
+    long readyPollers;
 
     // Counters, read by SchedulerCounters.of: plain fields written by the holder, so no core ever contends for a cache
     // line it would not write anyway (the holder writes tick in the same object every loop). Readers sum them racily;
@@ -125,8 +127,6 @@ public final class Processor {
     public long pollsNonBlocking;
     /** Holder: descriptors its carrier's polls found ready (each unparks the thread waiting for it). */
     public long polledDescriptors;
-    /** Holder: the JDK pollers its carrier's sleep in the poll found ready, a bit per poller, polled once it is up. */
-    long readyPollers;
     /** Holder: timers fired from this processor's own heap. */
     public long timersFiredOwn;
     /** Holder: timers this processor's carrier fired from other processors' heaps. */
