@@ -4,6 +4,7 @@ import dev.shuttle.bench.server.EchoBench;
 import dev.shuttle.bench.server.Endpoint;
 import dev.shuttle.bench.server.Framework;
 import dev.shuttle.bench.server.LowLoadBench;
+import dev.shuttle.bench.server.PollerTickersBench;
 import dev.shuttle.bench.server.ServerBench;
 import java.util.Collection;
 import java.util.List;
@@ -21,8 +22,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * with its smoke settings on each server framework, Helidon and the JDK's HttpServer, once with Shuttle's network poll
  * at its default and once with {@code -Dshuttle.netpoll=off} (a few seconds per scheduler and server, each its own
  * line), {@code LowLoadBench} with a few hundred requests (which fails if a Shuttle run's
- * requests did not run on Shuttle) and {@code EchoBench} with a few hundred round trips (which fails the same way, or
- * if an echo is lost). A benchmark fails if JMH reports an error or it produces no result; a server fails if
+ * requests did not run on Shuttle), {@code EchoBench} with a few hundred round trips (which fails the same way, or
+ * if an echo is lost) and {@code PollerTickersBench} for a second (which fails the same way, or if the pollers are
+ * driven by others than the configuration says). A benchmark fails if JMH reports an error or it produces no result; a server fails if
  * its requests run on the wrong scheduler or any request fails. Ends with {@code SmokeRun: N passed, M failed} and exits 1 on any
  * failure.
  */
@@ -93,7 +95,10 @@ public final class SmokeRun {
             smoke("server.LowLoadBench (400 requests)", () -> LowLoadBench.run(1, 400, 200, List.of(1, 2), List.of())),
             smoke("server.EchoBench (400 round trips)",
                     () -> EchoBench.run(EchoBench.Args.parse("--rounds", "1", "--round-trips", "400", "--warmup",
-                            "200")))};
+                            "200"))),
+            smoke("server.PollerTickersBench (10 sleepers, 1 s)",
+                    () -> PollerTickersBench.run(PollerTickersBench.Args.parse("--rounds", "1", "--warmup", "1",
+                            "--measure", "1")))};
         for (boolean ok : lowLoad) {
             if (ok) {
                 passed++;

@@ -10,6 +10,10 @@
  *       ({@link dev.shuttle.bench.metrics.ProcessCpu}: {@code clock_gettime(CLOCK_PROCESS_CPUTIME_ID)} at nanosecond
  *       precision, all threads, the seeds' task-clock) by operations. It is the one CPU clock of the suite: every
  *       benchmark and launcher reads it, and it fails loudly rather than fall back to a tick-counting clock.</li>
+ *   <li>Outside JMH, by thread: {@link dev.shuttle.bench.metrics.ThreadSwitches} (context switches) and
+ *       {@link dev.shuttle.bench.metrics.ThreadCpu} (CPU time, from {@code schedstat}) summed by the role a thread
+ *       plays for virtual threads, so that the carriers' share stands apart from the JIT's and the collector's;
+ *       {@link dev.shuttle.bench.metrics.ProcessSwitches} per thread of another process.</li>
  *   <li>Both are {@code @AuxCounters(EVENTS)}, which JMH sums over measurement iterations; so they accumulate over
  *       all measurement iterations and publish in the last one only ({@code MeasurementPhase}).</li>
  *   <li>{@link dev.shuttle.bench.metrics.Signal} is an allocation-free park/unpark hand-off and

@@ -1,15 +1,21 @@
 package dev.shuttle.bench.server;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 
 /**
- * What the low-load benchmarks ({@link LowLoadBench}, {@link EchoBench}) share: their arguments, a child JVM's
- * {@code RESULT name=value ...} line, and the table of a configuration's metrics over alternated rounds, each as its
+ * What the low-load benchmarks ({@link LowLoadBench}, {@link EchoBench}, {@link PollerTickersBench}) share: their
+ * arguments, a child JVM run to its {@code RESULT name=value ...} line, and the table of a configuration's metrics over alternated rounds, each as its
  * median with the lowest and highest round, and beside the baseline configuration the median of the per-round ratios
  * with its 95 % interval ({@link RatioInterval}).
  */
@@ -37,6 +43,80 @@ final class AlternatedRounds {
         return pairs;
     }
 
+    /** One run of a configuration in a group (a client count, a number of threads): its metrics. */
+    interface Run<C> {
+        Map<String, Double> run(C config, int group) throws Exception;
+    }
+
+    /**
+     * Runs every configuration once per group in each of {@code rounds}, the order of the configurations rotating by
+     * one from round to round so that none always runs first or after the same one, and prints each run's metrics to
+     * standard error as it ends, the group named by {@code groupUnit} ("clients", "sleepers").
+     *
+     * @return results.get(group).get(configuration name) = one map of metric to value per round, in round order
+     */
+    static <C> Map<Integer, Map<String, List<Map<String, Double>>>> rotate(int rounds, List<Integer> groups,
+            List<C> configs, Function<C, String> name, String groupUnit, Run<C> run) throws Exception {
+        Map<Integer, Map<String, List<Map<String, Double>>>> results = new LinkedHashMap<>();
+        for (int round = 0; round < rounds; round++) {
+            for (int group : groups) {
+                for (int k = 0; k < configs.size(); k++) {
+                    C config = configs.get((k + round) % configs.size());
+                    Map<String, Double> metrics = run.run(config, group);
+                    results.computeIfAbsent(group, g -> new LinkedHashMap<>())
+                            .computeIfAbsent(name.apply(config), c -> new ArrayList<>()).add(metrics);
+                    System.err.printf(Locale.ROOT, "round %d, %d %s, %s: %s%n", round + 1, group, groupUnit,
+                            name.apply(config), metrics);
+                }
+            }
+        }
+        return results;
+    }
+
+    /**
+     * Runs the child JVM {@code command} to its end and returns the pairs of the last {@code RESULT} line it printed;
+     * its other lines and its standard error go to this process's standard error, its other lines prefixed with
+     * {@code name}.
+     *
+     * @throws IllegalStateException if it runs longer than {@code timeoutSeconds} (it is then killed), exits with
+     *     another status than 0 or prints no {@code RESULT} line
+     */
+    static Map<String, Long> runChild(String name, List<String> command, long timeoutSeconds) throws Exception {
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        AtomicBoolean killed = new AtomicBoolean();
+        // A child that hangs keeps its output open, so the bound is kept by a thread of its own, not after the read.
+        Thread killer = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    killed.set(true);
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                // not reached: nothing interrupts it
+            }
+        });
+        String result = null;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                StandardCharsets.US_ASCII))) {
+            for (String line; (line = out.readLine()) != null; ) {
+                if (line.startsWith("RESULT ")) {
+                    result = line;
+                } else {
+                    System.err.println(name + ": " + line);
+                }
+            }
+        }
+        killer.join();
+        if (killed.get()) {
+            throw new IllegalStateException(name + " did not end within " + timeoutSeconds + " s and was killed");
+        }
+        if (process.exitValue() != 0 || result == null) {
+            throw new IllegalStateException(name + " failed (exit " + process.exitValue() + "): "
+                    + String.join(" ", command));
+        }
+        return parseResult(result);
+    }
+
     /**
      * {@code heading}, then for each client count a {@link #table} of its configurations against {@code jdk}.
      *
@@ -44,10 +124,22 @@ final class AlternatedRounds {
      */
     static String report(String heading, Map<Integer, Map<String, List<Map<String, Double>>>> results,
             List<String> order) {
+        return report(heading, results, order, "%d client(s) in flight");
+    }
+
+    /**
+     * {@code heading}, then for each group (a client count, a number of threads) a line naming it by
+     * {@code groupTitle}, a format taking the group's number, and a {@link #table} of its configurations against
+     * {@code jdk}.
+     *
+     * @param results results.get(group).get(configuration) = one map of metric to value per round
+     */
+    static String report(String heading, Map<Integer, Map<String, List<Map<String, Double>>>> results,
+            List<String> order, String groupTitle) {
         StringBuilder md = new StringBuilder(heading);
-        for (var byClients : results.entrySet()) {
-            md.append(String.format(Locale.ROOT, "%n%d client(s) in flight%n", byClients.getKey()));
-            md.append(table(byClients.getValue(), order, "jdk"));
+        for (var group : results.entrySet()) {
+            md.append(String.format(Locale.ROOT, "%n" + groupTitle + "%n", group.getKey()));
+            md.append(table(group.getValue(), order, "jdk"));
         }
         return md.toString();
     }

@@ -98,20 +98,9 @@ public final class EchoBench {
         if (!ThreadSwitches.available()) {
             throw new IllegalStateException("EchoBench reads /proc/self/task: Linux only");
         }
-        // results.get(clients).get(config) = one map of metric -> per-round-trip value, per round
-        Map<Integer, Map<String, List<Map<String, Double>>>> results = new LinkedHashMap<>();
-        for (int round = 0; round < args.rounds(); round++) {
-            for (int clients : args.clients()) {
-                for (int k = 0; k < CONFIGS.size(); k++) {
-                    Config config = CONFIGS.get((k + round) % CONFIGS.size());
-                    Map<String, Double> run = perRoundTrip(config, runOnce(config, clients, args));
-                    results.computeIfAbsent(clients, c -> new LinkedHashMap<>())
-                            .computeIfAbsent(config.name(), c -> new ArrayList<>()).add(run);
-                    System.err.printf(Locale.ROOT, "round %d, %d clients, %s: %s%n", round + 1, clients,
-                            config.name(), run);
-                }
-            }
-        }
+        Map<Integer, Map<String, List<Map<String, Double>>>> results = AlternatedRounds.rotate(args.rounds(),
+                args.clients(), CONFIGS, Config::name, "clients",
+                (config, clients) -> perRoundTrip(config, runOnce(config, clients, args)));
         String heading = String.format(Locale.ROOT, "EchoBench: %d rounds of %d measured round"
                 + " trips of %d bytes per configuration; server values per round trip (latency in µs), median"
                 + " [lowest, highest] over the rounds; ratio = median of the per-round ratios to jdk with its 95 %%"

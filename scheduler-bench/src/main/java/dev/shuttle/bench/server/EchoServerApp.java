@@ -95,14 +95,17 @@ public final class EchoServerApp {
         }
     }
 
+    /** The JDK's {@code MasterPoller} threads alive: one once its pollers exist, none while Shuttle drives them. */
+    static long jdkPollerThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().equals("MasterPoller")).count();
+    }
+
     /** The counters a measurement subtracts. */
     private record Readings(long echoes, long cpuNanos, ThreadSwitches switches, long jdkPollerThreads,
             Map<String, Long> scheduler) {
         static Readings take() throws Exception {
-            long pollers = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("MasterPoller")).count();
-            return new Readings(ECHOES.sum(), ProcessCpu.nanos(), ThreadSwitches.read(), pollers,
-                    LowLoadApp.schedulerCounters());
+            return new Readings(ECHOES.sum(), ProcessCpu.nanos(), ThreadSwitches.read(),
+                    EchoServerApp.jdkPollerThreads(), LowLoadApp.schedulerCounters());
         }
 
         /** The {@code RESULT} line of what grew from {@code start} to this reading. */

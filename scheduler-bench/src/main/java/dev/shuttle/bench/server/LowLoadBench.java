@@ -1,11 +1,8 @@
 package dev.shuttle.bench.server;
 
 import dev.shuttle.bench.metrics.ThreadSwitches;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Does a carrier take the core from the platform thread that feeds it? Request/response through the JDK
@@ -73,25 +69,16 @@ public final class LowLoadBench {
             throw new IllegalStateException("LowLoadBench reads /proc/self/task: Linux only");
         }
         List<Config> configs = configs(baselines);
-        // results.get(clients).get(config) = one map of metric -> per-request value, per round
-        Map<Integer, Map<String, List<Map<String, Double>>>> results = new LinkedHashMap<>();
-        for (int round = 0; round < rounds; round++) {
-            for (int clients : clientCounts) {
-                for (int k = 0; k < configs.size(); k++) {
-                    Config config = configs.get((k + round) % configs.size());
+        Map<Integer, Map<String, List<Map<String, Double>>>> results = AlternatedRounds.rotate(rounds, clientCounts,
+                configs, Config::name, "clients", (config, clients) -> {
                     Map<String, Double> run = perRequest(run(config, clients, warmup, requests));
                     boolean onShuttle = run.getOrDefault("mx.TasksRun", 0.0) > 0;
                     if (onShuttle != !config.name().equals("jdk")) {
                         throw new IllegalStateException(config.name() + "'s requests ran "
                                 + (onShuttle ? "on Shuttle" : "without Shuttle's JVM-wide scheduler"));
                     }
-                    results.computeIfAbsent(clients, c -> new LinkedHashMap<>())
-                            .computeIfAbsent(config.name(), c -> new ArrayList<>()).add(run);
-                    System.err.printf(Locale.ROOT, "round %d, %d clients, %s: %s%n", round + 1, clients,
-                            config.name(), run);
-                }
-            }
-        }
+                    return run;
+                });
         return report(results, configs, rounds, requests);
     }
 
@@ -127,27 +114,7 @@ public final class LowLoadBench {
         command.addAll(config.flags());
         command.addAll(List.of("-cp", config.classPath(), LowLoadApp.class.getName(), Integer.toString(clients),
                 Integer.toString(warmup), Integer.toString(requests)));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-        String result = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.US_ASCII))) {
-            for (String line; (line = out.readLine()) != null; ) {
-                if (line.startsWith("RESULT ")) {
-                    result = line;
-                } else {
-                    System.err.println(config.name() + ": " + line);
-                }
-            }
-        }
-        if (!process.waitFor(RUN_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            throw new IllegalStateException(config.name() + " did not end within " + RUN_TIMEOUT_SECONDS + " s");
-        }
-        if (process.exitValue() != 0 || result == null) {
-            throw new IllegalStateException(config.name() + " failed (exit " + process.exitValue() + "): "
-                    + String.join(" ", command));
-        }
-        return AlternatedRounds.parseResult(result);
+        return AlternatedRounds.runChild(config.name(), command, RUN_TIMEOUT_SECONDS);
     }
 
     /** The run's counts per request; CPU in µs, the early answers in percent. */

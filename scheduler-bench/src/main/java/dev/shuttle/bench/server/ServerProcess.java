@@ -70,13 +70,7 @@ final class ServerProcess implements AutoCloseable {
      */
     static ServerProcess start(Class<?> main, boolean shuttle, List<String> extraFlags, String... args)
             throws IOException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(commonFlags());
-        command.addAll(shuttle ? shuttleFlags() : jdkMeasuringFlags());
-        command.addAll(extraFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        command.addAll(List.of(args));
+        List<String> command = command(main, shuttle, extraFlags, args);
         Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
                 StandardCharsets.US_ASCII));
@@ -86,6 +80,22 @@ final class ServerProcess implements AutoCloseable {
             throw new IOException("the server did not start (no PORT line): " + String.join(" ", command));
         }
         return new ServerProcess(process, out, Integer.parseInt(line.substring(5).strip()), command);
+    }
+
+    /**
+     * The command line of a child JVM running {@code main} with {@code args} on this JVM's class path: the common
+     * flags, the agent on Shuttle ({@link #shuttleFlags}) or measuring the JDK default ({@link #jdkMeasuringFlags}),
+     * then {@code extraFlags}.
+     */
+    static List<String> command(Class<?> main, boolean shuttle, List<String> extraFlags, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(commonFlags());
+        command.addAll(shuttle ? shuttleFlags() : jdkMeasuringFlags());
+        command.addAll(extraFlags);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(List.of(args));
+        return command;
     }
 
     /**

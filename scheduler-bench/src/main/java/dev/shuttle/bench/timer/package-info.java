@@ -9,7 +9,8 @@
  *       timers from the busy goroutine; here the busy driver thread starts the timer threads, which arm their own
  *       timed park, so the timers depend on the scheduler running a thread started by a busy carrier.</li>
  *   <li>{@link dev.shuttle.bench.timer.Tickers}: 10 to 10,000 threads sleeping 1 ms in a loop: wake-ups per second,
- *       CPU per wake-up and lateness.</li>
+ *       CPU per wake-up and lateness. Its sleepers ({@link dev.shuttle.bench.timer.TickerSleepers}) also run outside
+ *       JMH in {@code server.PollerTickersBench}, in a JVM whose network pollers exist, which a JMH fork never has.</li>
  *   <li>{@link dev.shuttle.bench.timer.TimerStop}, {@link dev.shuttle.bench.timer.TimerReset},
  *       {@link dev.shuttle.bench.timer.TimerStartStop}: the timer arm and cancel a virtual thread's timed park performs,
  *       called from a virtual thread on its own scheduler's pool

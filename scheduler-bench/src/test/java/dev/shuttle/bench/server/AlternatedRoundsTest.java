@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,5 +52,50 @@ class AlternatedRoundsTest {
         assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.positive("--rounds", "0"));
         assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.positive("--rounds", "x"));
         assertThrows(IllegalArgumentException.class, () -> AlternatedRounds.positive("--rounds", null));
+    }
+
+    @Test
+    void aChildRunsToItsLastResultLine() throws Exception {
+        Map<String, Long> pairs = AlternatedRounds.runChild("child", List.of("sh", "-c",
+                "echo starting; echo 'RESULT a=1'; echo 'RESULT a=2 b=3'"), 30);
+        assertEquals(Map.of("a", 2L, "b", 3L), pairs);
+    }
+
+    @Test
+    void aChildThatFailsPrintsNoResultOrOverrunsFailsTheRun() {
+        IllegalStateException failed = assertThrows(IllegalStateException.class,
+                () -> AlternatedRounds.runChild("child", List.of("sh", "-c", "echo 'RESULT a=1'; exit 3"), 30));
+        assertTrue(failed.getMessage().contains("exit 3"), failed.getMessage());
+        assertThrows(IllegalStateException.class, () -> AlternatedRounds.runChild("child", List.of("true"), 30));
+        long start = System.nanoTime();
+        IllegalStateException overran = assertThrows(IllegalStateException.class,
+                () -> AlternatedRounds.runChild("child", List.of("sleep", "60"), 1));
+        assertTrue(overran.getMessage().contains("within 1 s"), overran.getMessage());
+        assertTrue(System.nanoTime() - start < 30_000_000_000L, "the child was killed at its bound, not waited for");
+    }
+
+    @Test
+    void eachGroupOfTheReportIsNamedByItsTitle() {
+        Map<String, List<Map<String, Double>>> byConfig = new LinkedHashMap<>();
+        byConfig.put("jdk", List.of(Map.of("cpu", 10.0)));
+        byConfig.put("shuttle", List.of(Map.of("cpu", 5.0)));
+        String report = AlternatedRounds.report("heading\n", Map.of(10, byConfig), List.of("jdk", "shuttle"),
+                "%d sleepers");
+        assertTrue(report.startsWith("heading\n\n10 sleepers\n"), report);
+        assertTrue(AlternatedRounds.report("h\n", Map.of(2, byConfig), List.of("jdk", "shuttle"))
+                .contains("2 client(s) in flight"));
+    }
+
+    @Test
+    void configurationsRotateFromRoundToRoundAndRoundsKeepTheirOrder() throws Exception {
+        List<String> order = new ArrayList<>();
+        Map<Integer, Map<String, List<Map<String, Double>>>> results = AlternatedRounds.rotate(3, List.of(1, 2),
+                List.of("a", "b", "c"), c -> c, "clients", (c, g) -> {
+                    order.add(c + g);
+                    return Map.of("run", (double) order.size());
+                });
+        assertEquals(List.of("a1", "b1", "c1", "a2", "b2", "c2", "b1", "c1", "a1", "b2", "c2", "a2",
+                "c1", "a1", "b1", "c2", "a2", "b2"), order);
+        assertEquals(List.of(5.0, 10.0, 18.0), results.get(2).get("b").stream().map(r -> r.get("run")).toList());
     }
 }
