@@ -26,12 +26,16 @@ import java.util.concurrent.locks.LockSupport;
  *       then read, with volatile accesses: a waker that read {@code waiter} before the claim has raised the flag
  *       before the sleeper reads it. The eventfd is level-triggered: a write before the wait makes the wait return at
  *       once (NetpollWakeStress).</li>
- *   <li><b>Readiness is not lost.</b> The JDK's pollers are in the set level-triggered: a poller with events no one has
- *       polled keeps its descriptor readable, so the next wait, blocking or not, reports it. A sleeper that wakes for
- *       readiness records the ready pollers in its processor ({@link Processor#readyPollers}), gets up as for a due
- *       timer ({@link Idle#awaitWake}), and polls them in {@link #pollReady} before it looks for other work.</li>
+ *   <li><b>Readiness is not lost.</b> The JDK's pollers are in the set level-triggered ({@link #pollSet}): a poller
+ *       with events no one has polled keeps its descriptor readable, so the next wait, blocking or not, reports it,
+ *       and readiness that comes after a carrier's last look ends its sleep in the poll at once. A sleeper that wakes
+ *       for readiness records the ready pollers in its processor ({@link Processor#readyPollers}), gets up as for a
+ *       due timer ({@link Idle#awaitWake}), and polls them in {@link #pollReady} before it looks for other work
+ *       (NetpollReadinessVersusParkStress).</li>
  *   <li><b>One poller polls on one thread at a time</b> (the JDK's {@code EPollPoller} polls into one buffer): a
- *       claim per poller; a thread that finds it claimed skips it, the holder unparks what is ready.</li>
+ *       claim per poller ({@code claims}, CAS 0 to 1 around its poll, then 0); a thread that finds it claimed skips
+ *       it: the holder takes what was ready when it polled, and what came later stays readable in the set
+ *       (NetpollClaimStress).</li>
  * </ul>
  * Only a pool the JDK's pollers were handed to ({@link #adopt}, from {@link NetpollInstall}) polls; in every other pool
  * {@link #sleep} parks and {@link #wake} unparks, as before.
@@ -110,13 +114,22 @@ public final class Netpoll {
         if (fds.length == 0 || fds.length > MAX_POLLERS) {
             throw new IllegalArgumentException("cannot drive " + fds.length + " pollers (1 to " + MAX_POLLERS + ")");
         }
-        int set = EPoll.create();
         int efd = EPoll.eventFd();
+        attach(jdkPollers, pollSet(fds, efd), efd);
+    }
+
+    /**
+     * A new epoll set holding {@code fds}, each tagged by its index, and the eventfd {@code efd}, tagged {@link
+     * #WAKE_TAG}, all level-triggered: a poller's descriptor stays ready in it until the poller is polled, which the
+     * class comment's "Readiness is not lost" rests on (NetpollClaimStress, NetpollReadinessVersusParkStress).
+     */
+    static int pollSet(int[] fds, int efd) {
+        int set = EPoll.create();
         for (int i = 0; i < fds.length; i++) {
             EPoll.add(set, fds[i], EPoll.EPOLLIN, i);
         }
         EPoll.add(set, efd, EPoll.EPOLLIN, WAKE_TAG);
-        attach(jdkPollers, set, efd);
+        return set;
     }
 
     /**
@@ -145,10 +158,18 @@ public final class Netpoll {
      * proc.readyPollers}); a spurious return is possible, as with any park, and the caller re-checks its state.
      */
     void sleep(Processor proc, Object blocker, long nanos) {
-        if (!(Thread.currentThread() instanceof CarrierThread self)) {
+        if (Thread.currentThread() instanceof CarrierThread self) {
+            sleep(self, proc, blocker, nanos);
+        } else {
             park(blocker, nanos);
-            return;
         }
+    }
+
+    /**
+     * The sleep of carrier {@code self}, which the caller runs as: {@link #sleep(Processor, Object, long)} once it
+     * knows the carrier; on its own for NetpollReadinessVersusParkStress, whose actors play a carrier.
+     */
+    void sleep(CarrierThread self, Processor proc, Object blocker, long nanos) {
         switch (enterPoll(self)) {
             case ENTERED -> waitInPoll(self, proc, nanos);
             case SLOT_TAKEN -> {

@@ -228,6 +228,12 @@
  *   <li>{@code NetpollWakeStress}: a wake versus a carrier entering the network poll: the waker raises the carrier's
  *       flag then looks for it in the poll (eventfd if there, unpark if not); the sleeper claims the poll then reads
  *       its flag ({@code Netpoll.wake}, {@code Netpoll.enterPoll}).</li>
+ *   <li>{@code NetpollClaimStress}: two threads polling one ready JDK poller (a carrier whose sleep found it, the
+ *       monitor): the claim per poller, a CAS around its poll, lets one in at a time, and a later poll is not shut out
+ *       ({@code Netpoll.pollReady}, {@code Netpoll.monitorPoll}).</li>
+ *   <li>{@code NetpollReadinessVersusParkStress}: readiness versus a carrier that looked, found nothing and sleeps in
+ *       the poll: the level-triggered set ends the sleep at once, and a poller reported but not polled stays ready in
+ *       it ({@code Netpoll.pollSet}, {@code Netpoll.sleep}).</li>
  *   <li>{@code TimerArmVersusWatcherStress}: the watcher publishes its deadline then reads the heaps; an arming thread
  *       publishes its timer then reads the watcher's deadline ({@code Idle.watchDeadline}, {@code Idle.awakeBy}).</li>
  *   <li>{@code TwoThievesStress}: two thieves on one queue: only the consumer flag's owner takes
