@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -25,6 +26,7 @@ class ThreadCpuTest {
         assumeTrue(ThreadSwitches.available(), "Linux only");
         long spin = TimeUnit.MILLISECONDS.toNanos(50);
         AtomicLong used = new AtomicLong();
+        CountDownLatch read = new CountDownLatch(1);
         Thread spinner = Thread.ofPlatform().name("HTTP-Dispatcher-cpu").unstarted(() -> {
             var bean = java.lang.management.ManagementFactory.getThreadMXBean();
             long start = bean.getCurrentThreadCpuTime();
@@ -32,7 +34,9 @@ class ThreadCpuTest {
                 Thread.onSpinWait();
             }
             used.set(bean.getCurrentThreadCpuTime() - start);
-            LockSupport.park();                      // stays alive until the second reading
+            while (read.getCount() > 0) {
+                LockSupport.park();                  // stays alive until the second reading, spurious returns too
+            }
         });
         Map<ThreadSwitches.Role, Long> before = ThreadCpu.read();
         spinner.start();
@@ -41,6 +45,7 @@ class ThreadCpuTest {
         }
         Thread.sleep(10);
         Map<ThreadSwitches.Role, Long> after = ThreadCpu.read();
+        read.countDown();
         LockSupport.unpark(spinner);
         spinner.join();
         long counted = after.get(ThreadSwitches.Role.DISPATCHER) - before.get(ThreadSwitches.Role.DISPATCHER);
